@@ -1,0 +1,54 @@
+# The series' harness. See README.md.
+#   make run [CMD='...']  boot the patched kernel (interactive shell, or run CMD and power off)
+#   make test             check, apply, build, boot and run every test; "N passed, N failed"
+#   make test-debug       the same on a KASAN/kmemleak/lockdep/DEBUG_VM kernel (not in CI)
+#   make bench            benchmarks, the patched kernel beside the unpatched base
+#   make check            checkpatch --strict on every patch; tree and patches/ agree
+#   make tree             fetch the base and apply patches/ in build/linux
+#   make export           write build/linux's commits back to patches/
+#   make reset            drop build/linux's un-exported commits and re-apply patches/
+#   make clean            remove build/ (the download and ccache stay in ~/.cache/mm-series)
+
+SHELL := /bin/bash
+S := scripts
+export _t0 := $(shell date +%s)
+
+.PHONY: run test test-debug bench check tree export reset clean kernel
+
+tree:
+	@$(S)/deps.sh && $(S)/tree.sh apply
+
+kernel: tree
+	@$(S)/build-kernel.sh build/linux build/kernel config/qemu.config
+	@$(S)/build-initramfs.sh build/linux build/kernel
+
+run: kernel
+ifeq ($(strip $(CMD)),)
+	@$(S)/run-qemu.sh build/kernel run
+else
+	@printf '#!/bin/sh\n%s\n' "$$CMD" >build/cmd.job
+	@QEMU_TIMEOUT=$${QEMU_TIMEOUT:-600} $(S)/run-qemu.sh build/kernel cmd build/cmd.job
+endif
+
+test:
+	@$(S)/test.sh
+
+test-debug:
+	@KDIR=build/kernel-debug FRAGMENTS="config/qemu.config config/debug.config" \
+		RESULTS=build/results-debug $(S)/test.sh
+
+bench:
+	@$(S)/bench.sh
+
+check:
+	@$(S)/check.sh && $(S)/tree.sh verify
+
+export:
+	@$(S)/tree.sh export
+
+reset:
+	@cd build/linux && git am --abort 2>/dev/null; cd build/linux && git reset -q --hard && rm -f .git/mm-series-applied
+	@$(S)/tree.sh apply
+
+clean:
+	rm -rf build

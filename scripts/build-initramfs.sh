@@ -1,0 +1,40 @@
+#!/bin/bash
+# Build the static kselftests of a kernel tree and the initramfs that carries them.
+# Usage: build-initramfs.sh SRC OUT   (OUT: the kernel build dir; writes OUT/initramfs.cpio.gz)
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath -m "${1:?usage: build-initramfs.sh SRC OUT}")
+out=$(realpath -m "${2:?usage: build-initramfs.sh SRC OUT}")
+# Selftest collections the guest runs (guest/kselftests.list names the tests within them).
+targets=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/:.*//' "$TOP/guest/kselftests.list" | sort -u | tr '\n' ' ')
+
+log "building kselftests ($targets) statically"
+make -s -C "$src" O="$out" ARCH=x86_64 headers_install INSTALL_HDR_PATH="$out/usr" >/dev/null 2>&1 ||
+	make -s -C "$src" O="$out" ARCH=x86_64 headers >"$out/ksft-build.log" 2>&1 ||
+	die "make headers failed"
+ksft() {
+	make -C "$src/tools/testing/selftests" O="$out" ARCH=x86_64 TARGETS="$targets" \
+		CC="ccache gcc" LDFLAGS=-static EXTRA_CFLAGS=-static -j"$JOBS" "$@"
+}
+ksft >"$out/ksft-build.log" 2>&1 || { tail -20 "$out/ksft-build.log" >&2; die "kselftest build failed"; }
+rm -rf "$out/ksft-install"
+ksft install INSTALL_PATH="$out/ksft-install" >>"$out/ksft-build.log" 2>&1 ||
+	{ tail -20 "$out/ksft-build.log" >&2; die "kselftest install failed"; }
+
+log "assembling initramfs"
+st=$out/initramfs
+rm -rf "$st"
+mkdir -p "$st"/{bin,sbin,lib,etc,root,dev}
+cp /bin/busybox "$st/bin/busybox"
+cp /bin/bash-static "$st/bin/bash"
+cp "$TOP/guest/init" "$st/init"
+cp "$TOP/guest/mmtest.sh" "$st/lib/mmtest.sh"
+cp "$TOP"/guest/*.job "$st/lib/" 2>/dev/null
+cp "$TOP/guest/kselftests.list" "$st/lib/"
+cp -a "$out/ksft-install" "$st/kselftest" || die "no kselftest install"
+[ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$st/lib/"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$st/etc/passwd"
+echo 'root:x:0:' >"$st/etc/group"
+(cd "$st" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out/initramfs.cpio.gz" ||
+	die "cpio failed"
+log "initramfs: $out/initramfs.cpio.gz ($(du -h "$out/initramfs.cpio.gz" | cut -f1))"

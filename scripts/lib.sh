@@ -1,0 +1,39 @@
+# Shared helpers for the harness scripts (sourced, not run).
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+RESULTS=${RESULTS:-$BUILD/results}
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mm-series}
+TREE=${TREE:-$BUILD/linux}
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+# Hit the cache from any checkout (CI clones elsewhere): no cwd in the hash, relative paths.
+export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
+
+_t0=${_t0:-$(date +%s)}
+export _t0
+
+# log MSG: a progress line with the elapsed time since the top-level command started.
+log() {
+	local now
+	now=$(date +%s)
+	printf '[%4ds] %s\n' "$((now - _t0))" "$*" >&2
+}
+
+die() {
+	printf 'ERROR: %s\n' "$*" >&2
+	exit 1
+}
+
+# stage NAME CMD...: run one long step with a start and an end line.
+stage() {
+	local name=$1 s rc
+	shift
+	s=$(date +%s)
+	log "$name ..."
+	"$@"
+	rc=$?
+	log "$name: done in $(($(date +%s) - s))s (rc=$rc)"
+	return $rc
+}
