@@ -26,8 +26,10 @@ run: kernel
 ifeq ($(strip $(CMD)),)
 	@$(S)/run-qemu.sh build/kernel run
 else
-	@printf '#!/bin/sh\n%s\n' "$$CMD" >build/cmd.job
-	@QEMU_TIMEOUT=$${QEMU_TIMEOUT:-600} $(S)/run-qemu.sh build/kernel cmd build/cmd.job
+	$(file >build/cmd.job,#!/bin/sh)
+	$(file >>build/cmd.job,$(value CMD))
+	@QEMU_TIMEOUT=$${QEMU_TIMEOUT:-600} $(S)/run-qemu.sh build/kernel cmd build/cmd.job; \
+		rc=$$?; cat build/results/cmd/job.log; exit $$rc
 endif
 
 test:

@@ -26,7 +26,16 @@ st=$out/initramfs
 rm -rf "$st"
 mkdir -p "$st"/{bin,sbin,lib,etc,root,dev}
 cp /bin/busybox "$st/bin/busybox"
+ln -s busybox "$st/bin/sh"
 cp /bin/bash-static "$st/bin/bash"
+# Tools busybox lacks that the selftests use (lkdtm's run.sh needs GNU comm): copied with
+# their shared libraries, as initramfs-tools' copy_exec does.
+for x in /usr/bin/comm; do
+	cp "$x" "$st/bin/"
+	ldd "$x" | grep -o '/[^ ]*' | while read -r l; do
+		mkdir -p "$st$(dirname "$l")" && cp -L "$l" "$st$l"
+	done
+done
 cp "$TOP/guest/init" "$st/init"
 cp "$TOP/guest/mmtest.sh" "$st/lib/mmtest.sh"
 cp "$TOP"/guest/*.job "$st/lib/" 2>/dev/null
