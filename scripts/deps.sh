@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 pkgs="build-essential qemu-system-x86 busybox-static flex bison bc libelf-dev libssl-dev
-      cpio ccache python3 e2fsprogs xz-utils kmod rsync gawk libnuma-dev libcap-dev
+      cpio ccache python3 python3-ply python3-git e2fsprogs xz-utils kmod rsync gawk libnuma-dev libcap-dev
       liburing-dev bash-static ca-certificates"
 [ "${1:-}" = --bench ] && pkgs="$pkgs gnuplot-nox"
 
