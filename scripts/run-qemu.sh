@@ -5,7 +5,7 @@
 #   results directory under build/results; JOB: a guest script run as /job, its results
 #   unpacked to build/results/NAME/. Without JOB: an interactive shell on the console.
 # Environment: QEMU_MEM (default 1G), QEMU_SMP (2), QEMU_TIMEOUT (seconds, default 1800),
-# QEMU_APPEND (extra kernel command line).
+# QEMU_APPEND (extra kernel command line), INITRD (another kernel's initramfs).
 . "$(dirname "$0")/lib.sh"
 
 kdir=$(realpath -m "${1:?usage: run-qemu.sh KDIR NAME [JOB]}")
@@ -23,7 +23,7 @@ if [ -w /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
 	accel=kvm
 fi
 
-initrd=$kdir/initramfs.cpio.gz
+initrd=${INITRD:-$kdir/initramfs.cpio.gz}
 if [ -n "$job" ]; then
 	# The job rides in a second cpio archive, concatenated: the kernel unpacks both.
 	mkdir -p "$work/jobroot"

@@ -1,0 +1,32 @@
+#!/bin/bash
+# make bench: run guest/bench.job on the patched kernel and on the unpatched base, in one
+# run, and gather their "# bench: NAME VALUE" lines into build/results/bench.json. A base
+# figure is named with ".base" after its first component: reclaim.base.dentry_... .
+. "$(dirname "$0")/lib.sh"
+
+base_src=$BUILD/linux-base
+stage "packages" "$TOP/scripts/deps.sh" --bench || exit 1
+stage "tree" "$TOP/scripts/tree.sh" apply || exit 1
+stage "kernel" "$TOP/scripts/build-kernel.sh" "$TREE" "$BUILD/kernel" "$TOP/config/qemu.config" || exit 1
+stage "initramfs" "$TOP/scripts/build-initramfs.sh" "$TREE" "$BUILD/kernel" || exit 1
+if [ ! -d "$base_src/.git" ] && [ ! -f "$base_src/.git" ]; then
+	git -C "$TREE" worktree add -q --detach "$base_src" base || die "cannot make $base_src"
+fi
+KCONFIG_LAX=1 stage "base kernel" "$TOP/scripts/build-kernel.sh" "$base_src" "$BUILD/kernel-base" \
+	"$TOP/config/qemu.config" || exit 1
+
+# Both kernels boot the patched kernel's initramfs: the same tests, the same binaries.
+export QEMU_MEM=1G
+stage "bench, series" "$TOP/scripts/run-qemu.sh" "$BUILD/kernel" bench "$TOP/guest/bench.job" ||
+	die "bench on the series failed"
+INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench, base" "$TOP/scripts/run-qemu.sh" \
+	"$BUILD/kernel-base" bench-base "$TOP/guest/bench.job" || die "bench on the base failed"
+
+{
+	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/bench/job.log"
+	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/bench-base/job.log" |
+		sed 's/^\([^.]*\)\./\1.base./'
+} | awk 'BEGIN { printf "{" } { printf "%s\n  \"%s\": %s", NR > 1 ? "," : "", $1, $2 }
+	END { print "\n}" }' >"$RESULTS/bench.json"
+cat "$RESULTS/bench.json"
+log "bench: done"
