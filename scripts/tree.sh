@@ -87,6 +87,8 @@ apply() {
 	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
 		die "build/linux has uncommitted changes: commit and 'make export' them, or 'make reset'"
 	git am --abort >/dev/null 2>&1
+	# From here the tree holds only what patches/ has: an interrupted apply may be redone.
+	rm -f "$STAMP"
 	git checkout -q -B main base || die "cannot check out base"
 	for p in $(series_files); do
 		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
