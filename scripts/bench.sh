@@ -26,7 +26,7 @@ INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench, base" "$TOP/scripts/run-qem
 	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/bench/job.log"
 	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/bench-base/job.log" |
 		sed 's/^\([^.]*\)\./\1.base./'
-} | awk 'BEGIN { printf "{" } { printf "%s\n  \"%s\": %s", NR > 1 ? "," : "", $1, $2 }
-	END { print "\n}" }' >"$RESULTS/bench.json"
+} | awk 'BEGIN { printf "{" } { printf "%s\n  \"%s\": %s", (NR > 1 ? "," : ""), $1, $2 }
+	END { print "\n}" }' >"$RESULTS/bench.json" || die "writing bench.json failed"
 cat "$RESULTS/bench.json"
 log "bench: done"
