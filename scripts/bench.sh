@@ -22,11 +22,17 @@ stage "bench, series" "$TOP/scripts/run-qemu.sh" "$BUILD/kernel" bench "$TOP/gue
 INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench, base" "$TOP/scripts/run-qemu.sh" \
 	"$BUILD/kernel-base" bench-base "$TOP/guest/bench.job" || die "bench on the base failed"
 
+# figures NAME: the "bench: NAME VALUE" lines of a boot, from its job's output ("# bench:")
+# and from benchmark modules in its kernel log on the console ("[ time] bench:").
+figures() {
+	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/$1/job.log"
+	tr -d '\r' <"$RESULTS/console-$1.log" | sed -n 's/^\[[ 0-9.]*\] bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p'
+}
 {
-	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/bench/job.log"
-	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/bench-base/job.log" |
-		sed 's/^\([^.]*\)\./\1.base./'
-} | awk 'BEGIN { printf "{" } { printf "%s\n  \"%s\": %s", (NR > 1 ? "," : ""), $1, $2 }
-	END { print "\n}" }' >"$RESULTS/bench.json" || die "writing bench.json failed"
+	figures bench
+	figures bench-base | sed 's/^\([^.]*\)\./\1.base./'
+} | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
+	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
+	>"$RESULTS/bench.json" || die "writing bench.json failed"
 cat "$RESULTS/bench.json"
 log "bench: done"

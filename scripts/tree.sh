@@ -61,7 +61,9 @@ make_base() {
 cover_description() {
 	[ -f "$COVER" ] || return 0
 	awk '
-		/^Subject: / { sub(/^Subject: (\[[^]]*\] )?/, ""); print; print ""; next }
+		/^Subject: / { sub(/^Subject: (\[[^]]*\] )?/, ""); subj = $0; insubj = 1; next }
+		insubj && /^ / { subj = subj $0; next }
+		insubj { insubj = 0; print subj; print "" }
 		/^$/ && !body { body = 1; next }
 		body && /^[^ ].* \([0-9]+\):$/ { exit }
 		body { print }
