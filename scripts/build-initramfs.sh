@@ -6,7 +6,7 @@
 src=$(realpath -m "${1:?usage: build-initramfs.sh SRC OUT}")
 out=$(realpath -m "${2:?usage: build-initramfs.sh SRC OUT}")
 # Selftest collections the guest runs (guest/kselftests.list names the tests within them).
-targets=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/:.*//' "$TOP/guest/kselftests.list" | sort -u | tr '\n' ' ')
+targets=$(entries "$TOP/guest/kselftests.list" | sed 's/:.*//' | sort -u | tr '\n' ' ')
 
 log "building kselftests ($targets) statically"
 make -s -C "$src" O="$out" ARCH=x86_64 headers_install INSTALL_HDR_PATH="$out/usr" >/dev/null 2>&1 ||

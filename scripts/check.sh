@@ -23,7 +23,7 @@ unmaintained() {
 }
 
 bad=0 n=0
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/null); do
+for p in $(entries "$TOP/patches/series" 2>/dev/null); do
 	n=$((n + 1))
 	out=$(./scripts/checkpatch.pl --strict --no-color --terse --show-types "$TOP/patches/$p" 2>&1 |
 		grep -E ': (ERROR|WARNING|CHECK):')

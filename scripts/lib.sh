@@ -21,6 +21,12 @@ log() {
 	printf '[%4ds] %s\n' "$((now - _t0))" "$*" >&2
 }
 
+# entries FILE: the lines of a list file (patches/series, guest/kselftests.list) without
+# comments and blank lines.
+entries() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"
+}
+
 die() {
 	printf 'ERROR: %s\n' "$*" >&2
 	exit 1

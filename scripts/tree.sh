@@ -22,7 +22,7 @@ base_env() {
 
 series_files() {
 	[ -f "$SERIES" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"
+	entries "$SERIES"
 }
 
 patches_sum() {
