@@ -4,6 +4,7 @@
 #   make test-debug       the same on a KASAN/kmemleak/lockdep/DEBUG_VM kernel (not in CI)
 #   make bench            benchmarks, the patched kernel beside the unpatched base
 #   make check            checkpatch --strict on every patch; tree and patches/ agree
+#   make bisect           build every patch on its own (FROM=N to start at patch N; slow)
 #   make tree             fetch the base and apply patches/ in build/linux
 #   make export           write build/linux's commits back to patches/
 #   make reset            drop build/linux's un-exported commits and re-apply patches/
@@ -13,7 +14,7 @@ SHELL := /bin/bash
 S := scripts
 export _t0 := $(shell date +%s)
 
-.PHONY: run test test-debug bench check tree export reset clean kernel
+.PHONY: run test test-debug bench check bisect tree export reset clean kernel
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -44,6 +45,9 @@ bench:
 
 check:
 	@$(S)/check.sh && $(S)/tree.sh verify
+
+bisect:
+	@$(S)/bisect-build.sh
 
 export:
 	@$(S)/tree.sh export

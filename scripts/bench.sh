@@ -35,4 +35,5 @@ figures() {
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
 	>"$RESULTS/bench.json" || die "writing bench.json failed"
 cat "$RESULTS/bench.json"
+stage "plot" "$TOP/scripts/plot-large.sh" || exit 1
 log "bench: done"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# make bisect: build every commit of the series on its own (bisectability), with the test
+# config, in a worktree of its own (build/linux-bisect, build/kernel-bisect) so that
+# build/linux is left alone. FROM=N starts at patch N. Stops at the first commit that does
+# not build. Slow: a header change rebuilds most of the kernel (ccache helps).
+. "$(dirname "$0")/lib.sh"
+
+wt=$BUILD/linux-bisect
+out=$BUILD/kernel-bisect
+stage "tree" "$TOP/scripts/tree.sh" apply || exit 1
+if [ ! -e "$wt/.git" ]; then
+	git -C "$TREE" worktree add -q --detach "$wt" base || die "cannot make $wt"
+fi
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
+n=${#commits[@]}
+for ((i = ${FROM:-1}; i <= n; i++)); do
+	c=${commits[i - 1]}
+	git -C "$wt" checkout -q --detach "$c" || die "checkout $c failed"
+	stage "patch $i/$n: $(git -C "$wt" log -1 --format=%s)" \
+		"$TOP/scripts/build-kernel.sh" "$wt" "$out" "$TOP/config/qemu.config" ||
+		die "patch $i/$n does not build: $(git -C "$wt" log -1 --format='%h %s')"
+done
+log "all $n patches build on their own"
