@@ -3,7 +3,7 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-RESULTS=${RESULTS:-$BUILD/results}
+RESULTS=$(realpath -m "${RESULTS:-$BUILD/results}")
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mm-series}
 TREE=${TREE:-$BUILD/linux}
 JOBS=${JOBS:-$(nproc)}
