@@ -16,9 +16,9 @@ n=${#commits[@]}
 for ((i = ${FROM:-1}; i <= n; i++)); do
 	c=${commits[i - 1]}
 	git -C "$wt" checkout -q --detach "$c" || die "checkout $c failed"
-	# Configure each patch anew: the options a patch adds must be on when it is built.
-	# Options of later patches do not exist yet: KCONFIG_LAX=1 only warns about them.
-	rm -f "$out/.fragments"
+	# build-kernel.sh reconfigures when a patch changes Kconfig, so the options a patch adds
+	# are on when it is built. Options of later patches do not exist yet: KCONFIG_LAX=1
+	# only warns about them.
 	KCONFIG_LAX=1 stage "patch $i/$n: $(git -C "$wt" log -1 --format=%s)" \
 		"$TOP/scripts/build-kernel.sh" "$wt" "$out" "$TOP/config/qemu.config" ||
 		die "patch $i/$n does not build: $(git -C "$wt" log -1 --format='%h %s')"

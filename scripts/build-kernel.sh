@@ -12,8 +12,12 @@ shift 2
 mkdir -p "$out"
 kmake() { make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "$@"; }
 
-# Reconfigure only when a fragment changed, so an unchanged tree rebuilds in seconds.
-want=$(cat "$@" | sha256sum | cut -d' ' -f1)
+# Reconfigure only when a fragment or the tree's Kconfig files changed (a patch that adds an
+# option the fragment asks for must get it), so an unchanged tree rebuilds in seconds.
+want=$({
+	cat "$@"
+	find "$src" -name 'Kconfig*' -not -path '*/.git/*' -type f | LC_ALL=C sort | xargs cat
+} | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 	log "configuring $out: tinyconfig + $(basename -a "$@" | tr '\n' ' ')"
 	kmake -s tinyconfig >/dev/null || die "tinyconfig failed"
