@@ -4,6 +4,7 @@
 #   make test-debug       the same on a KASAN/kmemleak/lockdep/DEBUG_VM kernel (not in CI)
 #   make bench            benchmarks, the patched kernel beside the unpatched base
 #   make check            checkpatch --strict on every patch; tree and patches/ agree
+#   make warnings         W=1 and sparse on the C files the series touches: none the base lacks
 #   make bisect           build every patch on its own (FROM=N to start at patch N; slow)
 #   make tree             fetch the base and apply patches/ in build/linux
 #   make export           write build/linux's commits back to patches/
@@ -14,7 +15,7 @@ SHELL := /bin/bash
 S := scripts
 export _t0 := $(shell date +%s)
 
-.PHONY: run test test-debug bench check bisect tree export reset clean kernel
+.PHONY: run test test-debug bench check warnings bisect tree export reset clean kernel
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -45,6 +46,9 @@ bench:
 
 check:
 	@$(S)/check.sh && $(S)/tree.sh verify
+
+warnings:
+	@$(S)/warnings.sh
 
 bisect:
 	@$(S)/bisect-build.sh

@@ -4,16 +4,11 @@
 # figure is named with ".base" after its first component: reclaim.base.dentry_... .
 . "$(dirname "$0")/lib.sh"
 
-base_src=$BUILD/linux-base
 stage "packages" "$TOP/scripts/deps.sh" --bench || exit 1
 stage "tree" "$TOP/scripts/tree.sh" apply || exit 1
 stage "kernel" "$TOP/scripts/build-kernel.sh" "$TREE" "$BUILD/kernel" "$TOP/config/qemu.config" || exit 1
 stage "initramfs" "$TOP/scripts/build-initramfs.sh" "$TREE" "$BUILD/kernel" || exit 1
-if [ ! -d "$base_src/.git" ] && [ ! -f "$base_src/.git" ]; then
-	git -C "$TREE" worktree add -q --detach "$base_src" base || die "cannot make $base_src"
-fi
-KCONFIG_LAX=1 stage "base kernel" "$TOP/scripts/build-kernel.sh" "$base_src" "$BUILD/kernel-base" \
-	"$TOP/config/qemu.config" || exit 1
+build_base || exit 1
 
 # Both kernels boot the patched kernel's initramfs: the same tests, the same binaries.
 export QEMU_MEM=1G

@@ -1,12 +1,18 @@
 #!/bin/bash
 # Install (as root) or name (as a user) the Debian packages the harness needs.
-# Usage: deps.sh [--bench]
+# Usage: deps.sh [--bench] [--sparse]
 . "$(dirname "$0")/lib.sh"
 
 pkgs="build-essential qemu-system-x86 busybox-static flex bison bc libelf-dev libssl-dev
       cpio ccache python3 python3-ply python3-git e2fsprogs xz-utils kmod rsync gawk libnuma-dev libcap-dev
       liburing-dev bash-static ca-certificates"
-[ "${1:-}" = --bench ] && pkgs="$pkgs gnuplot-nox"
+for a in "$@"; do
+	case $a in
+	--bench) pkgs="$pkgs gnuplot-nox" ;;
+	--sparse) pkgs="$pkgs sparse" ;;
+	*) die "deps.sh: unknown option $a" ;;
+	esac
+done
 
 missing=
 for p in $pkgs; do

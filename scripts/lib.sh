@@ -43,3 +43,15 @@ stage() {
 	log "$name: done in $(($(date +%s) - s))s (rc=$rc)"
 	return $rc
 }
+
+# build_base: build the unpatched base (tag "base" of the tree, in the worktree
+# $BUILD/linux-base) with the test config into $BUILD/kernel-base, for what compares the
+# series with it (make bench, make sparse). KCONFIG_LAX: the base lacks the series' options.
+build_base() {
+	local src=$BUILD/linux-base
+	if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
+		git -C "$TREE" worktree add -q --detach "$src" base || die "cannot make $src"
+	fi
+	KCONFIG_LAX=1 stage "base kernel" "$TOP/scripts/build-kernel.sh" "$src" "$BUILD/kernel-base" \
+		"$TOP/config/qemu.config"
+}
