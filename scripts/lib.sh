@@ -46,7 +46,7 @@ stage() {
 
 # build_base: build the unpatched base (tag "base" of the tree, in the worktree
 # $BUILD/linux-base) with the test config into $BUILD/kernel-base, for what compares the
-# series with it (make bench, make sparse). KCONFIG_LAX: the base lacks the series' options.
+# series with it (make bench, make warnings). KCONFIG_LAX: the base lacks the series' options.
 build_base() {
 	local src=$BUILD/linux-base
 	if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then

@@ -43,7 +43,7 @@ check() {
 
 unbuilt=$(for f in $files; do [ -f "$BUILD/kernel/${f%.c}.o" ] || echo "$f"; done)
 log "warnings: $(echo "$files" | wc -w) C files touched by the series; not in the test config:" \
-	"$(echo ${unbuilt:-none})"
+	"$(echo "${unbuilt:-none}" | tr '\n' ' ')"
 check "$TREE" "$BUILD/kernel" >"$out/series.txt"
 check "$BUILD/linux-base" "$BUILD/kernel-base" >"$out/base.txt"
 LC_ALL=C comm -13 "$out/base.txt" "$out/series.txt" >"$out/new.txt"
