@@ -5,7 +5,8 @@
 #   results directory under build/results; JOB: a guest script run as /job, its results
 #   unpacked to build/results/NAME/. Without JOB: an interactive shell on the console.
 # Environment: QEMU_MEM (default 1G), QEMU_SMP (2), QEMU_TIMEOUT (seconds, default 1800),
-# QEMU_APPEND (extra kernel command line), INITRD (another kernel's initramfs).
+# QEMU_APPEND (extra kernel command line), QEMU_CPU (-cpu model, default max), INITRD (another
+# kernel's initramfs).
 . "$(dirname "$0")/lib.sh"
 
 kdir=$(realpath -m "${1:?usage: run-qemu.sh KDIR NAME [JOB]}")
@@ -40,7 +41,7 @@ mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$work/scratch.img" ||
 	die "mkfs.ext4 failed"
 truncate -s 256M "$work/results.img"
 
-qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -m "${QEMU_MEM:-1G}"
+qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "${QEMU_CPU:-max}" -m "${QEMU_MEM:-1G}"
 	-smp "${QEMU_SMP:-2}" -nographic -no-reboot
 	-kernel "$kdir/arch/x86/boot/bzImage" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 oops=continue loglevel=4 ${QEMU_APPEND:-}"

@@ -74,6 +74,8 @@ apply() {
 	local p want head
 	[ -d "$TREE/.git" ] || make_base "$TREE"
 	cd "$TREE" || exit 1
+	# Diffs that move code read better, and checkpatch sees moved lines as context.
+	git config diff.algorithm histogram
 	want=$(patches_sum)
 	head=$(git rev-parse HEAD)
 	if [ -f "$STAMP" ]; then
