@@ -31,9 +31,10 @@ fi
 # here is nobody else's. base.conf's UPSTREAM_BASE_COMMIT names the upstream commit when
 # it is known to give the same files.
 if [ -n "${UPSTREAM_BASE_COMMIT:-}" ]; then
-	base_line="base-commit: $UPSTREAM_BASE_COMMIT"
+	echo "base-commit: $UPSTREAM_BASE_COMMIT" >"$out/.base"
 else
-	base_line="Based on Linux $BASE_VERSION_UPSTREAM as packaged by Debian ($BASE_PACKAGE $BASE_VERSION): no upstream commit id is given, see README."
+	printf '%s\n%s\n' "Based on Linux $BASE_VERSION_UPSTREAM as packaged by Debian ($BASE_PACKAGE" \
+		"$BASE_VERSION, with Debian's patches), so no upstream base-commit." >"$out/.base"
 fi
 
 # maintainers END PATCH...: get_maintainer.pl on the patches with MAINTAINERS as of END,
@@ -73,7 +74,7 @@ while read -r d marker end; do
 		-o "$out/$d" "$marker..mm-series-mail" || die "git format-patch of $d failed"
 	git branch -D mm-series-mail >/dev/null
 	cover=$out/$d/0000-cover-letter.patch
-	sed -i "s|^base-commit: .*|$base_line|" "$cover"
+	sed -i -e "/^base-commit: /r $out/.base" -e '/^base-commit: /d' "$cover"
 	: >"$out/.all"
 	for p in "$out/$d"/0*.patch; do
 		[ "$p" = "$cover" ] && continue
@@ -83,7 +84,7 @@ while read -r d marker end; do
 	done
 	headers "$cover" "$out/.all"
 done <"$out/.groups"
-rm -f "$out/.MAINTAINERS" "$out/.one" "$out/.all"
+rm -f "$out/.MAINTAINERS" "$out/.one" "$out/.all" "$out/.base"
 
 # Check it. A scratch worktree at the base; each mbox on its own first, then, if that does
 # not apply, after the series below it, which its cover letter must then name.
