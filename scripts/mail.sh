@@ -66,7 +66,7 @@ headers() {
 while read -r d marker end; do
 	log "mail: $d ($(git rev-list --count "$marker..$end") patches)"
 	# --base lists the commits between the base and this series as prerequisite-patch-id
-	# lines (the markers, being empty, have none).
+	# lines.
 	git branch -f mm-series-mail "$end" >/dev/null
 	git -c branch.mm-series-mail.description="$(marker_text "$marker")" format-patch -q \
 		--cover-letter --cover-from-description=subject --numbered --thread=shallow \
@@ -74,7 +74,9 @@ while read -r d marker end; do
 		-o "$out/$d" "$marker..mm-series-mail" || die "git format-patch of $d failed"
 	git branch -D mm-series-mail >/dev/null
 	cover=$out/$d/0000-cover-letter.patch
-	sed -i -e "/^base-commit: /r $out/.base" -e '/^base-commit: /d' "$cover"
+	# The markers, being empty, get an all-zero patch id: not a prerequisite.
+	sed -i -e "/^base-commit: /r $out/.base" -e '/^base-commit: /d' \
+		-e '/^prerequisite-patch-id: 0\{40\}$/d' "$cover"
 	: >"$out/.all"
 	for p in "$out/$d"/0*.patch; do
 		[ "$p" = "$cover" ] && continue
