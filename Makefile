@@ -6,6 +6,7 @@
 #   make check            checkpatch --strict on every patch; tree and patches/ agree
 #   make warnings         W=1 and sparse on the C files the series touches: none the base lacks
 #   make bisect           build every patch on its own (FROM=N to start at patch N; slow)
+#   make mail             one checked mbox per series in build/mail/ (sends nothing)
 #   make tree             fetch the base and apply patches/ in build/linux
 #   make export           write build/linux's commits back to patches/
 #   make reset            drop build/linux's un-exported commits and re-apply patches/
@@ -15,7 +16,7 @@ SHELL := /bin/bash
 S := scripts
 export _t0 := $(shell date +%s)
 
-.PHONY: run test test-debug bench check warnings bisect tree export reset clean kernel
+.PHONY: run test test-debug bench check warnings bisect mail tree export reset clean kernel
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -52,6 +53,9 @@ warnings:
 
 bisect:
 	@$(S)/bisect-build.sh
+
+mail:
+	@$(S)/deps.sh && $(S)/mail.sh
 
 export:
 	@$(S)/tree.sh export

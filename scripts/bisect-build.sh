@@ -11,7 +11,9 @@ stage "tree" "$TOP/scripts/tree.sh" apply || exit 1
 if [ ! -e "$wt/.git" ]; then
 	git -C "$TREE" worktree add -q --detach "$wt" base || die "cannot make $wt"
 fi
-mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
+# Every patch, without the series' marker commits (empty: nothing to build).
+mapfile -t commits < <(git -C "$TREE" log --reverse --format=%H --no-merges base..HEAD |
+	while read -r c; do git -C "$TREE" diff --quiet "$c^" "$c" || echo "$c"; done)
 n=${#commits[@]}
 for ((i = ${FROM:-1}; i <= n; i++)); do
 	c=${commits[i - 1]}

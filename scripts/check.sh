@@ -1,6 +1,6 @@
 #!/bin/bash
-# make check: every patch in patches/series passes checkpatch.pl --strict with no error,
-# warning or check.
+# make check: every patch in patches/ passes checkpatch.pl --strict with no error, warning
+# or check. check.sh FILE... checks those files instead (make mail's output).
 #
 # Two warnings are judged rather than counted. FILE_PATH_CHANGES ("does MAINTAINERS need
 # updating?") fires for every added file. It is accepted only when get_maintainer.pl finds
@@ -26,11 +26,14 @@ unmaintained() {
 }
 
 bad=0 n=0
-for p in $(entries "$TOP/patches/series" 2>/dev/null); do
+if [ $# -eq 0 ]; then
+	set -- $(patch_files | sed "s|^|$TOP/patches/|")
+fi
+for p in "$@"; do
 	n=$((n + 1))
-	out=$(./scripts/checkpatch.pl --strict --no-color --terse --show-types "$TOP/patches/$p" 2>&1 |
+	out=$(./scripts/checkpatch.pl --strict --no-color --terse --show-types "$p" 2>&1 |
 		grep -E ': (ERROR|WARNING|CHECK):')
-	if echo "$out" | grep -q 'FILE_PATH_CHANGES' && [ -z "$(unmaintained "$TOP/patches/$p")" ]; then
+	if echo "$out" | grep -q 'FILE_PATH_CHANGES' && [ -z "$(unmaintained "$p")" ]; then
 		out=$(echo "$out" | grep -v 'FILE_PATH_CHANGES')
 	fi
 	out=$(echo "$out" | while IFS= read -r w; do
@@ -41,7 +44,7 @@ for p in $(entries "$TOP/patches/series" 2>/dev/null); do
 		echo "$w"
 	done)
 	if [ -n "$out" ]; then
-		echo "checkpatch: patches/$p:"
+		echo "checkpatch: ${p#"$TOP"/}:"
 		echo "$out" | sed "s|^$TOP/||; s/^/  /"
 		bad=$((bad + 1))
 	fi

@@ -55,3 +55,44 @@ build_base() {
 	KCONFIG_LAX=1 stage "base kernel" "$TOP/scripts/build-kernel.sh" "$src" "$BUILD/kernel-base" \
 		"$TOP/config/qemu.config"
 }
+
+# The series in patches/: series_dirs lists them in stacking order (patches/series),
+# series_patches DIR the patches of one (patches/DIR/series), patch_files every patch as
+# DIR/FILE in git am order.
+MARKER=mm-series
+series_dirs() {
+	[ -f "$TOP/patches/series" ] && entries "$TOP/patches/series"
+}
+series_patches() {
+	entries "$TOP/patches/$1/series"
+}
+patch_files() {
+	local d p
+	for d in $(series_dirs); do
+		for p in $(series_patches "$d"); do echo "$d/$p"; done
+	done
+}
+
+# groups (in the kernel tree): its series, "DIR MARKER END" per line. A series starts at its
+# marker, an empty commit with an "mm-series: DIR" trailer, and ends before the next one.
+groups() {
+	local c d cur="" marker="" prev=""
+	for c in $(git rev-list --reverse base..HEAD); do
+		d=$(git log -1 --format="%(trailers:key=$MARKER,valueonly,separator=)" "$c")
+		if [ -n "$d" ]; then
+			git diff --quiet "$c^" "$c" || die "marker commit $c ($d) changes files"
+			[ -n "$cur" ] && echo "$cur $marker $prev"
+			cur=$d marker=$c
+		elif [ -z "$cur" ]; then
+			die "commit $c comes before any series marker (an empty commit with a '$MARKER: <series>' trailer)"
+		fi
+		prev=$c
+	done
+	[ -z "$cur" ] || echo "$cur $marker $prev"
+}
+
+# marker_text COMMIT (in the kernel tree): a marker's message without its trailer, the
+# cover letter's subject and text.
+marker_text() {
+	git log -1 --format=%B "$1" | sed "/^$MARKER: /d" | git stripspace
+}

@@ -35,6 +35,8 @@ if [ -n "$job" ]; then
 	initrd=$work/initrd.gz
 fi
 
+# ima_policy=tcb: IMA measures what root reads, for the reclaim kselftest's IMA case; it
+# leaves tmpfs (the initramfs) alone.
 # A scratch ext4 disk for the filesystem tests, and an empty disk for the results.
 truncate -s 2G "$work/scratch.img"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$work/scratch.img" ||
@@ -44,7 +46,7 @@ truncate -s 256M "$work/results.img"
 qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "${QEMU_CPU:-max}" -m "${QEMU_MEM:-1G}"
 	-smp "${QEMU_SMP:-2}" -nographic -no-reboot
 	-kernel "$kdir/arch/x86/boot/bzImage" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 oops=continue loglevel=4 ${QEMU_APPEND:-}"
+	-append "console=ttyS0 panic=-1 oops=continue loglevel=4 ima_policy=tcb ${QEMU_APPEND:-}"
 	-drive "file=$work/scratch.img,format=raw,if=none,id=scratch"
 	-device virtio-blk-pci,drive=scratch,serial=scratch
 	-drive "file=$work/results.img,format=raw,if=none,id=results"

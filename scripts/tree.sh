@@ -4,12 +4,18 @@
 #   tree.sh apply    make the tree match patches/ (create it, or re-apply when patches/ changed)
 #   tree.sh export   write the tree's commits back to patches/ (format-patch, stable form)
 #   tree.sh verify   fail unless the tree's commits and patches/ are the same patches
+#   tree.sh groups   the tree's series, one line each: directory, marker commit, last commit
 #   tree.sh base DIR make an unpatched tree in DIR (for base-kernel benchmarks)
+#
+# patches/series lists the series in stacking order; patches/<series>/ holds its cover
+# letter, its patches and their order (series). In the tree each series starts with an
+# empty marker commit whose message is the cover letter's subject and text plus an
+# "mm-series: <series>" trailer: a series is its marker and the commits up to the next
+# marker, so a series can gain or lose commits (git rebase -i) with nothing to count.
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=$TOP/patches
 SERIES=$PATCHES/series
-COVER=$PATCHES/0000-cover-letter.patch
 STAMP=$TREE/.git/mm-series-applied
 
 # Fixed identity and dates for the base commit, so its id is the same on every machine
@@ -20,15 +26,14 @@ base_env() {
 	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 }
 
-series_files() {
-	[ -f "$SERIES" ] || return 0
-	entries "$SERIES"
-}
-
+# Every file of patches/: the series list, and per series its list, cover letter and patches.
 patches_sum() {
 	{
 		cat "$SERIES" 2>/dev/null
-		series_files | while read -r p; do cat "$PATCHES/$p" 2>/dev/null; done
+		for d in $(series_dirs); do
+			cat "$PATCHES/$d/series" "$PATCHES/$d/0000-cover-letter.patch" 2>/dev/null
+			for p in $(series_patches "$d"); do cat "$PATCHES/$d/$p" 2>/dev/null; done
+		done
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -57,9 +62,8 @@ make_base() {
 	mv "$dir.tmp" "$dir"
 }
 
-# The cover letter's subject and body, as a branch description for format-patch.
+# cover_description FILE: a cover letter's subject and body (the text before the shortlog).
 cover_description() {
-	[ -f "$COVER" ] || return 0
 	awk '
 		/^Subject: / { sub(/^Subject: (\[[^]]*\] )?/, ""); subj = $0; insubj = 1; next }
 		insubj && /^ / { subj = subj $0; next }
@@ -67,11 +71,11 @@ cover_description() {
 		/^$/ && !body { body = 1; next }
 		body && /^[^ ].* \([0-9]+\):$/ { exit }
 		body { print }
-	' "$COVER" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+	' "$1" | git stripspace
 }
 
 apply() {
-	local p want head
+	local d p want head
 	[ -d "$TREE/.git" ] || make_base "$TREE"
 	cd "$TREE" || exit 1
 	# Diffs that move code read better, and checkpatch sees moved lines as context.
@@ -81,7 +85,7 @@ apply() {
 	if [ -f "$STAMP" ]; then
 		read -r s_sum s_head <"$STAMP"
 		if [ "$s_sum" = "$want" ] && [ "$s_head" = "$head" ]; then
-			log "tree is up to date with patches/ ($(series_files | wc -l) patches)"
+			log "tree is up to date with patches/ ($(series_dirs | wc -w) series)"
 			return 0
 		fi
 		if [ "$s_head" != "$head" ]; then
@@ -94,65 +98,100 @@ apply() {
 	# From here the tree holds only what patches/ has: an interrupted apply may be redone.
 	rm -f "$STAMP"
 	git checkout -q -B main base || die "cannot check out base"
-	for p in $(series_files); do
-		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
-		if ! git am -q --keep-cr "$PATCHES/$p" >/dev/null 2>"$BUILD/am.err"; then
-			cat "$BUILD/am.err" >&2
-			git am --abort >/dev/null 2>&1
-			die "patch does not apply: patches/$p"
-		fi
+	for d in $(series_dirs); do
+		[ -f "$PATCHES/$d/0000-cover-letter.patch" ] || die "patches/$d has no 0000-cover-letter.patch"
+		{ cover_description "$PATCHES/$d/0000-cover-letter.patch"; printf '\n%s: %s\n' "$MARKER" "$d"; } |
+			git commit -q --allow-empty --cleanup=whitespace -F - ||
+			die "cannot make the marker commit of $d"
+		for p in $(series_patches "$d"); do
+			[ -f "$PATCHES/$d/$p" ] || die "patches/$d/series names $p, which does not exist"
+			if ! git am -q --keep-cr "$PATCHES/$d/$p" >/dev/null 2>"$BUILD/am.err"; then
+				cat "$BUILD/am.err" >&2
+				git am --abort >/dev/null 2>&1
+				die "patch does not apply: patches/$d/$p"
+			fi
+		done
 	done
-	git config branch.main.description "$(cover_description)"
 	echo "$want $(git rev-parse HEAD)" >"$STAMP"
-	log "applied $(series_files | wc -l) patches on base"
+	log "applied $(series_dirs | wc -w) series ($(patch_files | wc -l) patches) on base"
+}
+
+# format_series DIR MARKER END OUTDIR [format-patch options]: format-patch the series whose
+# marker commit is MARKER and last commit END, with the marker's message as cover letter.
+format_series() {
+	local dir=$1 marker=$2 end=$3 outdir=$4
+	shift 4
+	git branch -f mm-series-format "$end" >/dev/null || die "cannot make a branch at $end"
+	git -c branch.mm-series-format.description="$(marker_text "$marker")" format-patch -q \
+		--cover-letter --cover-from-description=subject -o "$outdir" "$@" \
+		"$marker..mm-series-format"
+	local rc=$?
+	git branch -D mm-series-format >/dev/null
+	[ $rc -eq 0 ] || die "git format-patch of $dir failed"
 }
 
 export_patches() {
-	local n tmp
+	local tmp d marker end n=0
 	[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree' first"
 	cd "$TREE" || exit 1
 	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
 		die "build/linux has uncommitted changes: commit them first"
-	n=$(git rev-list --count base..HEAD)
 	tmp=$(mktemp -d)
-	if [ "$n" -gt 0 ]; then
-		git format-patch -q --zero-commit --no-signature --base=base \
-			--cover-letter --cover-from-description=subject -o "$tmp" base..HEAD ||
-			die "git format-patch failed"
-		# The cover letter's Date: is the time of the export: drop it, it is noise.
-		sed -i '/^Date: /d' "$tmp"/0000-cover-letter.patch
-	fi
-	rm -f "$PATCHES"/*.patch
+	groups >"$tmp/groups" || exit 1
+	while read -r d marker end; do
+		format_series "$d" "$marker" "$end" "$tmp/$d" --zero-commit --no-signature --base=base
+		# Stable form: no export date; no prerequisite-patch-id lines, which would change
+		# with every change to the series below (make mail writes them).
+		sed -i -e '/^Date: /d' -e '/^prerequisite-patch-id: /d' "$tmp/$d/0000-cover-letter.patch"
+		{
+			echo "# Applied in this order by scripts/tree.sh (git am), after the marker commit"
+			echo "# made from 0000-cover-letter.patch."
+			ls "$tmp/$d" | grep '\.patch$' | grep -v '^0000-cover-letter.patch$' | sort
+		} >"$tmp/$d/series"
+		n=$((n + $(ls "$tmp/$d" | grep -c '^0[0-9]*-.*\.patch$') - 1))
+	done <"$tmp/groups"
+	# patches/ holds only what the tree has: series directories and the series list.
+	find "$PATCHES" -mindepth 1 -maxdepth 1 \( -type d -o -name '*.patch' \) -exec rm -rf {} +
 	mkdir -p "$PATCHES"
-	# shellcheck disable=SC2012
-	ls "$tmp" | grep -v '^0000-cover-letter.patch$' | sort >"$PATCHES/series.new"
-	[ "$n" -gt 0 ] && mv "$tmp"/*.patch "$PATCHES"/
 	{
-		echo "# Applied in this order onto the base by scripts/tree.sh (git am)."
-		cat "$PATCHES/series.new"
+		echo "# The series, stacked in this order on the base; each is a directory here."
+		awk '{print $1}' "$tmp/groups"
 	} >"$SERIES"
-	rm -rf "$tmp" "$PATCHES/series.new"
+	while read -r d marker end; do mv "$tmp/$d" "$PATCHES/$d"; done <"$tmp/groups"
+	rm -rf "$tmp"
 	echo "$(patches_sum) $(git rev-parse HEAD)" >"$STAMP"
-	log "exported $n patches to patches/"
+	log "exported $(series_dirs | wc -w) series, $n patches, to patches/"
 }
 
 verify() {
-	local tmp rc=0
+	local tmp rc=0 d marker end
 	[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree' first"
 	tmp=$(mktemp -d)
-	series_files | while read -r p; do git patch-id --stable <"$PATCHES/$p"; done |
-		awk '{print $1}' >"$tmp/patches"
-	git -C "$TREE" log --reverse -p --no-merges base..HEAD | git patch-id --stable |
-		awk '{print $1}' >"$tmp/tree"
-	# patch-id lists commits newest first within log -p order; compare in series order
-	if ! cmp -s "$tmp/patches" "$tmp/tree"; then
-		echo "build/linux and patches/ disagree:" >&2
-		diff "$tmp/patches" "$tmp/tree" | sed 's/^/  /' >&2
-		echo "(< only in patches/, > only in the tree: 'make export' or 'make reset')" >&2
+	(cd "$TREE" && groups) >"$tmp/groups" || exit 1
+	awk '{print $1}' "$tmp/groups" >"$tmp/tree-series"
+	series_dirs >"$tmp/patches-series"
+	if ! cmp -s "$tmp/patches-series" "$tmp/tree-series"; then
+		echo "build/linux and patches/ have different series: $(echo $(cat "$tmp/tree-series")) against $(echo $(cat "$tmp/patches-series"))" >&2
 		rc=1
-	else
-		log "tree and patches/ agree ($(wc -l <"$tmp/tree") patches)"
 	fi
+	while read -r d marker end; do
+		[ -d "$PATCHES/$d" ] || continue
+		for p in $(series_patches "$d"); do git patch-id --stable <"$PATCHES/$d/$p"; done |
+			awk '{print $1}' >"$tmp/patches"
+		git -C "$TREE" log --reverse -p "$marker..$end" | git patch-id --stable |
+			awk '{print $1}' >"$tmp/tree"
+		if ! cmp -s "$tmp/patches" "$tmp/tree"; then
+			echo "build/linux and patches/$d disagree:" >&2
+			diff "$tmp/patches" "$tmp/tree" | sed 's/^/  /' >&2
+			rc=1
+		fi
+		if [ "$(cd "$TREE" && marker_text "$marker")" != "$(cover_description "$PATCHES/$d/0000-cover-letter.patch")" ]; then
+			echo "the cover letter of patches/$d differs from its marker commit in build/linux" >&2
+			rc=1
+		fi
+	done <"$tmp/groups"
+	[ $rc -eq 0 ] && log "tree and patches/ agree ($(series_dirs | wc -w) series, $(patch_files | wc -l) patches)"
+	[ $rc -eq 0 ] || echo "('make export' or 'make reset')" >&2
 	rm -rf "$tmp"
 	return $rc
 }
@@ -161,6 +200,7 @@ case "${1:-}" in
 apply) apply ;;
 export) export_patches ;;
 verify) verify ;;
+groups) cd "$TREE" && groups ;;
 base) [ -d "${2:?usage: tree.sh base DIR}/.git" ] || make_base "$2" ;;
-*) die "usage: tree.sh apply|export|verify|base DIR" ;;
+*) die "usage: tree.sh apply|export|verify|groups|base DIR" ;;
 esac
