@@ -39,7 +39,7 @@ for p in "$@"; do
 	out=$(echo "$out" | while IFS= read -r w; do
 		line=$(echo "$w" | sed -n 's/^[^:]*:\([0-9]*\): WARNING:VSPRINTF_SPECIFIER_PX:.*/\1/p')
 		# checkpatch reports a statement by one of its first lines
-		[ -n "$line" ] && sed -n "$((line - 1)),$((line + 2))p" "$TOP/patches/$p" |
+		[ -n "$line" ] && sed -n "$((line - 1)),$((line + 2))p" "$p" |
 			grep -q '^+.*pr_info("attempting bad .* at %px\\n"' && continue
 		echo "$w"
 	done)
