@@ -5,6 +5,7 @@
 #   make bench            benchmarks, the patched kernel beside the unpatched base
 #   make check            checkpatch --strict on every patch; tree and patches/ agree
 #   make warnings         W=1 and sparse on the C files the series touches: none the base lacks
+#   make selinux-verdicts record the base's verdicts on malformed SELinux policies
 #   make bisect           build every patch on its own (FROM=N to start at patch N; slow)
 #   make mail             one checked mbox per series in build/mail/ (sends nothing)
 #   make tree             fetch the base and apply patches/ in build/linux
@@ -16,7 +17,8 @@ SHELL := /bin/bash
 S := scripts
 export _t0 := $(shell date +%s)
 
-.PHONY: run test test-debug bench check warnings bisect mail tree export reset clean kernel
+.PHONY: run test test-debug bench check warnings bisect mail tree export reset clean kernel \
+	selinux-verdicts
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -56,6 +58,9 @@ bisect:
 
 mail:
 	@$(S)/deps.sh && $(S)/mail.sh
+
+selinux-verdicts:
+	@$(S)/selinux-verdicts.sh
 
 export:
 	@$(S)/tree.sh export

@@ -23,9 +23,25 @@ figures() {
 	sed -n 's/^# bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p' "$RESULTS/$1/job.log"
 	tr -d '\r' <"$RESULTS/console-$1.log" | sed -n 's/^\[[ 0-9.]*\] bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p'
 }
+# selinux: each of the series' SELinux times, decision rate and policy memory divided by
+# the base's (selinux.load_time_ms gives selinux.load_time_ratio), and the malformed
+# policies that got the same verdict on both kernels (from verdict files for the same dummy
+# policy and mutants: the same first line).
+selinux() {
+	local f=$RESULTS/bench/malformed.verdicts b=$RESULTS/bench-base/malformed.verdicts
+	awk 'NR == FNR { base[$1] = $2; next }
+	     $1 ~ /^selinux\..*_(ms|per_s|kb)$/ && base[$1] > 0 {
+		n = $1; sub(/_(ms|per_s|kb)$/, "_ratio", n); printf "%s %.3f\n", n, $2 / base[$1]
+	     }' <(figures bench-base) <(figures bench)
+	if [ -s "$f" ] && [ -s "$b" ] && [ "$(head -n1 "$f")" = "$(head -n1 "$b")" ]; then
+		echo "selinux.malformed_tried $(tail -n +2 "$f" | wc -l)"
+		echo "selinux.malformed_same_verdict $(tail -n +2 "$f" | grep -cxFf <(tail -n +2 "$b"))"
+	fi
+}
 {
 	figures bench
 	figures bench-base | sed 's/^\([^.]*\)\./\1.base./'
+	selinux
 } | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
 	>"$RESULTS/bench.json" || die "writing bench.json failed"

@@ -41,6 +41,15 @@ cp "$TOP/guest/mmtest.sh" "$st/lib/mmtest.sh"
 cp "$TOP"/guest/*.job "$st/lib/" 2>/dev/null
 cp "$TOP/guest/kselftests.list" "$st/lib/"
 cp -a "$out/ksft-install" "$st/kselftest" || die "no kselftest install"
+# The SELinux selftests' policies, built with this kernel's mdp, and the verdicts the
+# unpatched kernel gives the malformed ones (make selinux-verdicts).
+if [ -d "$st/kselftest/selinux" ]; then
+	"$TOP/scripts/selinux-policies.sh" "$out" "$out/selinux-policies" || exit 1
+	mkdir -p "$st/kselftest/selinux/policies"
+	cp "$out"/selinux-policies/*.pol "$st/kselftest/selinux/policies/"
+	[ -f "$TOP/guest/selinux-malformed.verdicts" ] &&
+		cp "$TOP/guest/selinux-malformed.verdicts" "$st/kselftest/selinux/policies/malformed.verdicts"
+fi
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$st/lib/"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$st/etc/passwd"
 echo 'root:x:0:' >"$st/etc/group"

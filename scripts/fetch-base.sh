@@ -9,22 +9,6 @@
 apt_dir=$CACHE/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$CACHE/deb"
 
-# The first non-security Debian mirror the machine uses (deb822 or one-line format).
-mirror_uri() {
-	{
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }'
-		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }'
-	} | grep -v -- '-security' | head -n1
-}
-
-apt_opts() {
-	echo "-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null" \
-	     "-o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir" \
-	     "-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root"
-}
-
 find_deb() {
 	ls "$CACHE"/deb/"${BASE_PACKAGE}"_*.deb 2>/dev/null | sort -V | tail -n1
 }
@@ -36,11 +20,11 @@ if [ ! -s "$deb" ]; then
 	echo "deb $uri $BASE_SUITE main" >"$apt_dir/sources.list"
 	log "apt update of $BASE_SUITE (private state in $apt_dir)"
 	# shellcheck disable=SC2046
-	apt-get $(apt_opts) -qq update >&2 || die "apt-get update of $BASE_SUITE failed"
+	apt-get $(apt_opts "$apt_dir") -qq update >&2 || die "apt-get update of $BASE_SUITE failed"
 	want="$BASE_PACKAGE=$BASE_VERSION"
 	# shellcheck disable=SC2046
-	if ! apt-cache $(apt_opts) show "$want" >/dev/null 2>&1; then
-		newest=$(apt-cache $(apt_opts) madison "$BASE_PACKAGE" 2>/dev/null |
+	if ! apt-cache $(apt_opts "$apt_dir") show "$want" >/dev/null 2>&1; then
+		newest=$(apt-cache $(apt_opts "$apt_dir") madison "$BASE_PACKAGE" 2>/dev/null |
 			awk '{print $3}' | sort -V | tail -n1)
 		[ -n "$newest" ] || die "$BASE_PACKAGE is not in $BASE_SUITE at $uri"
 		{
@@ -56,7 +40,7 @@ if [ ! -s "$deb" ]; then
 	fi
 	log "downloading $want"
 	# shellcheck disable=SC2046
-	(cd "$CACHE/deb" && apt-get $(apt_opts) -qq download "$want" >&2) ||
+	(cd "$CACHE/deb" && apt-get $(apt_opts "$apt_dir") -qq download "$want" >&2) ||
 		die "apt-get download $want failed"
 	[ -s "$deb" ] || deb=$(find_deb)
 fi

@@ -44,13 +44,38 @@ stage() {
 	return $rc
 }
 
+# base_tests: the patch files named in patches/base-tests, by the name format-patch gives
+# them without their number, which does not change when patches are added before them.
+base_tests() {
+	local n f
+	[ -f "$TOP/patches/base-tests" ] || return 0
+	entries "$TOP/patches/base-tests" | while read -r n; do
+		f=$(ls "$TOP"/patches/*/[0-9][0-9][0-9][0-9]-"$n".patch 2>/dev/null | head -n1)
+		[ -n "$f" ] || die "patches/base-tests names $n, which is not in patches/"
+		echo "$f"
+	done
+}
+
 # build_base: build the unpatched base (tag "base" of the tree, in the worktree
 # $BUILD/linux-base) with the test config into $BUILD/kernel-base, for what compares the
 # series with it (make bench, make warnings). KCONFIG_LAX: the base lacks the series' options.
+# The base gets the test-only patches of patches/base-tests (LKDTM's SELinux writes): tests
+# of what the series changes, which must run on the base to show what it does.
 build_base() {
-	local src=$BUILD/linux-base
+	local src=$BUILD/linux-base want p
 	if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
 		git -C "$TREE" worktree add -q --detach "$src" base || die "cannot make $src"
+	fi
+	want=$(base_tests | xargs -r cat | sha256sum | cut -d' ' -f1)
+	if [ "$(cat "$BUILD/linux-base.tests" 2>/dev/null)" != "$want" ]; then
+		git -C "$src" am --abort >/dev/null 2>&1
+		git -C "$src" checkout -q --detach base || die "cannot check out base in $src"
+		for p in $(base_tests); do
+			git -C "$src" am -q --keep-cr "$p" >/dev/null ||
+				die "test patch $(basename "$p") does not apply to the base"
+		done
+		echo "$want" >"$BUILD/linux-base.tests"
+		log "base: tag base + $(base_tests | wc -l) test patches (patches/base-tests)"
 	fi
 	KCONFIG_LAX=1 stage "base kernel" "$TOP/scripts/build-kernel.sh" "$src" "$BUILD/kernel-base" \
 		"$TOP/config/qemu.config"
@@ -95,4 +120,46 @@ groups() {
 # cover letter's subject and text.
 marker_text() {
 	git log -1 --format=%B "$1" | sed "/^$MARKER: /d" | git stripspace
+}
+
+# mirror_uri: the first non-security Debian mirror the machine uses (deb822 or one-line
+# format).
+mirror_uri() {
+	{
+		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+			awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }'
+		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }'
+	} | grep -v -- '-security' | head -n1
+}
+
+# apt_opts DIR: apt options for a private state directory DIR with its own sources.list, so
+# the machine's apt configuration is never used or changed.
+apt_opts() {
+	echo "-o Dir::Etc::SourceList=$1/sources.list -o Dir::Etc::SourceParts=/dev/null" \
+	     "-o Dir::State::Lists=$1/lists -o Dir::Cache=$1" \
+	     "-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root"
+}
+
+# fetch_deb SUITE PACKAGE VERSION SHA256: download PACKAGE=VERSION (the machine's
+# architecture) from the machine's mirror into $CACHE/deb, through a private apt state
+# for SUITE, and check its sha256. Prints the .deb's path.
+fetch_deb() {
+	local suite=$1 pkg=$2 ver=$3 sum=$4 dir=$CACHE/apt-$1 deb uri
+	deb=$CACHE/deb/${pkg}_${ver//:/%3a}_$(dpkg --print-architecture).deb
+	if [ ! -s "$deb" ]; then
+		mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$CACHE/deb"
+		uri=$(mirror_uri)
+		[ -n "$uri" ] || die "no Debian mirror URI found in /etc/apt/sources.list{,.d}"
+		echo "deb $uri $suite main" >"$dir/sources.list"
+		log "apt update of $suite (private state in $dir)"
+		# shellcheck disable=SC2046
+		apt-get $(apt_opts "$dir") -qq update >&2 || die "apt-get update of $suite failed"
+		log "downloading $pkg=$ver"
+		# shellcheck disable=SC2046
+		(cd "$CACHE/deb" && apt-get $(apt_opts "$dir") -qq download "$pkg=$ver" >&2) ||
+			die "apt-get download $pkg=$ver failed"
+	fi
+	echo "$sum  $deb" | sha256sum -c --quiet - >&2 || die "sha256 of $deb does not match"
+	echo "$deb"
 }
