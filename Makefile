@@ -42,7 +42,7 @@ test:
 
 test-debug:
 	@KDIR=build/kernel-debug FRAGMENTS="config/qemu.config config/debug.config" \
-		RESULTS=build/results-debug $(S)/test.sh
+		RESULTS=build/results-debug QEMU_APPEND=kunit.autorun=0 $(S)/test.sh
 
 bench:
 	@$(S)/bench.sh

@@ -33,13 +33,14 @@ figures() {
 	done
 }
 # selinux: each of the series' SELinux times, decision rate and policy memory divided by
-# the base's (selinux.load_time_ms gives selinux.load_time_ratio), and the malformed
+# the base's (selinux.load_time_ms gives selinux.load_time_ratio; not their parts, such
+# as selinux.policy_memory.slab_kb), and the malformed
 # policies that got the same verdict on both kernels (from verdict files for the same dummy
 # policy and mutants: the same first line).
 selinux() {
 	local f=$RESULTS/bench-selinux/malformed.verdicts b=$RESULTS/bench-selinux-base/malformed.verdicts
 	awk 'NR == FNR { base[$1] = $2; next }
-	     $1 ~ /^selinux\..*_(ms|per_s|kb)$/ && base[$1] > 0 {
+	     $1 ~ /^selinux\.[^.]*_(ms|per_s|kb)$/ && base[$1] > 0 {
 		n = $1; sub(/_(ms|per_s|kb)$/, "_ratio", n); printf "%s %.3f\n", n, $2 / base[$1]
 	     }' <(figures bench-selinux-base) <(figures bench-selinux)
 	if [ -s "$f" ] && [ -s "$b" ] && [ "$(head -n1 "$f")" = "$(head -n1 "$b")" ]; then
