@@ -1,7 +1,8 @@
 #!/bin/bash
 # make bench: run guest/bench.job, then guest/bench-selinux.job in a boot of its own, on
-# the patched kernel and on the unpatched base, in one run, and gather their "# bench: NAME VALUE" lines into build/results/bench.json. A base
-# figure is named with ".base" after its first component: reclaim.base.dentry_... .
+# the patched kernel and on the unpatched base, in one run, and gather their
+# "# bench: NAME VALUE" lines into build/results/bench.json. A base figure is named with
+# ".base" after its first component: reclaim.base.dentry_... .
 . "$(dirname "$0")/lib.sh"
 
 stage "packages" "$TOP/scripts/deps.sh" --bench || exit 1
@@ -33,10 +34,10 @@ figures() {
 	done
 }
 # selinux: each of the series' SELinux times, decision rate and policy memory divided by
-# the base's (selinux.load_time_ms gives selinux.load_time_ratio; not their parts, such
-# as selinux.policy_memory.slab_kb), and the malformed
-# policies that got the same verdict on both kernels (from verdict files for the same dummy
-# policy and mutants: the same first line).
+# the base's (selinux.load_time_ms gives selinux.load_time_ratio; not their parts, such as
+# selinux.policy_memory.slab_kb), and the malformed policies that got the same verdict on
+# both kernels (from verdict files for the same dummy policy and mutants: the same first
+# line).
 selinux() {
 	local f=$RESULTS/bench-selinux/malformed.verdicts b=$RESULTS/bench-selinux-base/malformed.verdicts
 	awk 'NR == FNR { base[$1] = $2; next }
