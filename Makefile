@@ -42,7 +42,8 @@ test:
 
 test-debug:
 	@KDIR=build/kernel-debug FRAGMENTS="config/qemu.config config/debug.config" \
-		RESULTS=build/results-debug QEMU_APPEND=kunit.autorun=0 $(S)/test.sh
+		RESULTS=build/results-debug QEMU_APPEND=kunit.autorun=0 \
+		QEMU_TIMEOUT=$${QEMU_TIMEOUT:-14400} $(S)/test.sh
 
 bench:
 	@$(S)/bench.sh
