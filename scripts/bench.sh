@@ -23,6 +23,30 @@ INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench selinux, base" "$TOP/scripts
 	"$BUILD/kernel-base" bench-selinux-base "$TOP/guest/bench-selinux.job" ||
 	die "SELinux bench on the base failed"
 
+# The SELinux timings come from a few seconds of each boot, and the host's speed drifts by
+# a quarter between boots minutes apart: a decision rate of 24 447/s on the base in one
+# run, 18 851/s in the next. So the timings run in more boots, alternating between the
+# kernels and which goes first (series-base, base-series, ...), and each SELinux figure is
+# the median over SELINUX_ROUNDS (default 3) boots of each kernel.
+rounds=${SELINUX_ROUNDS:-3}
+sel=bench-selinux sel_base=bench-selinux-base
+for r in $(seq 2 "$rounds"); do
+	order="series base"
+	[ $((r % 2)) -eq 0 ] && order="base series"
+	for k in $order; do
+		if [ "$k" = series ]; then
+			stage "bench selinux round $r, series" "$TOP/scripts/run-qemu.sh" "$BUILD/kernel" \
+				"bench-selinux-$r" "$TOP/guest/bench-selinux-times.job" ||
+				die "SELinux round $r on the series failed"
+		else
+			INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench selinux round $r, base" \
+				"$TOP/scripts/run-qemu.sh" "$BUILD/kernel-base" "bench-selinux-base-$r" \
+				"$TOP/guest/bench-selinux-times.job" || die "SELinux round $r on the base failed"
+		fi
+	done
+	sel="$sel bench-selinux-$r" sel_base="$sel_base bench-selinux-base-$r"
+done
+
 # figures NAME...: the "bench: NAME VALUE" lines of boots, from their job's output ("# bench:")
 # and from benchmark modules in their kernel log on the console ("[ time] bench:").
 figures() {
@@ -33,6 +57,24 @@ figures() {
 			sed -n 's/^\[[ 0-9.]*\] bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p'
 	done
 }
+# medians BOOT...: each figure of the boots, the median of its values (in the order first seen)
+medians() {
+	figures "$@" | awk '!($1 in n) { k[m++] = $1 } { v[$1, n[$1]++] = $2 }
+		END {
+			for (i = 0; i < m; i++) {
+				c = n[k[i]]
+				for (j = 0; j < c; j++) a[j] = v[k[i], j]
+				for (j = 1; j < c; j++)
+					for (l = j; l > 0 && a[l - 1] + 0 > a[l] + 0; l--) {
+						t = a[l]; a[l] = a[l - 1]; a[l - 1] = t
+					}
+				if (c % 2)
+					print k[i], a[(c - 1) / 2]
+				else
+					printf "%s %.3f\n", k[i], (a[c / 2 - 1] + a[c / 2]) / 2
+			}
+		}'
+}
 # selinux: each of the series' SELinux times, decision rate and policy memory divided by
 # the base's (selinux.load_time_ms gives selinux.load_time_ratio; not their parts, such as
 # selinux.policy_memory.slab_kb), and the malformed policies that got the same verdict on
@@ -40,18 +82,31 @@ figures() {
 # line).
 selinux() {
 	local f=$RESULTS/bench-selinux/malformed.verdicts b=$RESULTS/bench-selinux-base/malformed.verdicts
+	# shellcheck disable=SC2086
 	awk 'NR == FNR { base[$1] = $2; next }
 	     $1 ~ /^selinux\.[^.]*_(ms|per_s|kb)$/ && base[$1] > 0 {
 		n = $1; sub(/_(ms|per_s|kb)$/, "_ratio", n); printf "%s %.3f\n", n, $2 / base[$1]
-	     }' <(figures bench-selinux-base) <(figures bench-selinux)
+	     }' <(medians $sel_base) <(medians $sel)
+	# The decision rate's ratio in each round (series / base, boots next to each other):
+	# its spread says how far the host moved.
+	for r in $(seq 1 "$rounds"); do
+		rs=bench-selinux rb=bench-selinux-base
+		[ "$r" -gt 1 ] && rs=$rs-$r rb=$rb-$r
+		paste <(figures "$rs" | grep '^selinux.compute_av_per_s ') \
+			<(figures "$rb" | grep '^selinux.compute_av_per_s ')
+	done | awk '$4 > 0 { r = $2 / $4; if (!n++ || r < lo) lo = r; if (n == 1 || r > hi) hi = r }
+		END { if (n) printf "selinux.compute_av_ratio_min %.3f\nselinux.compute_av_ratio_max %.3f\n", lo, hi }'
+
 	if [ -s "$f" ] && [ -s "$b" ] && [ "$(head -n1 "$f")" = "$(head -n1 "$b")" ]; then
 		echo "selinux.malformed_tried $(tail -n +2 "$f" | wc -l)"
 		echo "selinux.malformed_same_verdict $(tail -n +2 "$f" | grep -cxFf <(tail -n +2 "$b"))"
 	fi
 }
 {
-	figures bench bench-selinux
-	figures bench-base bench-selinux-base | sed 's/^\([^.]*\)\./\1.base./'
+	# shellcheck disable=SC2086
+	{ figures bench; medians $sel; }
+	# shellcheck disable=SC2086
+	{ figures bench-base; medians $sel_base; } | sed 's/^\([^.]*\)\./\1.base./'
 	selinux
 } | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
