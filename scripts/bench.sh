@@ -57,9 +57,9 @@ figures() {
 			sed -n 's/^\[[ 0-9.]*\] bench: \([^ ]*\) \([^ ]*\)$/\1 \2/p'
 	done
 }
-# medians BOOT...: each figure of the boots, the median of its values (in the order first seen)
-medians() {
-	figures "$@" | awk '!($1 in n) { k[m++] = $1 } { v[$1, n[$1]++] = $2 }
+# median: for "NAME VALUE" lines on stdin, each name's median value (in the order first seen)
+median() {
+	awk '!($1 in n) { k[m++] = $1 } { v[$1, n[$1]++] = $2 }
 		END {
 			for (i = 0; i < m; i++) {
 				c = n[k[i]]
@@ -77,26 +77,28 @@ medians() {
 }
 # selinux: each of the series' SELinux times, decision rate and policy memory divided by
 # the base's (selinux.load_time_ms gives selinux.load_time_ratio; not their parts, such as
-# selinux.policy_memory.slab_kb), and the malformed policies that got the same verdict on
-# both kernels (from verdict files for the same dummy policy and mutants: the same first
-# line).
+# selinux.policy_memory.slab_kb): the median over the rounds of the ratio between the two
+# boots of a round, which follow each other (the host drifts between rounds: a median of
+# each kernel's own figures would pair a fast boot with a slow one). The decision rate's
+# ratio also gets its range over the rounds. Then the malformed policies that got the same
+# verdict on both kernels (from verdict files for the same dummy policy and mutants: the
+# same first line).
 selinux() {
 	local f=$RESULTS/bench-selinux/malformed.verdicts b=$RESULTS/bench-selinux-base/malformed.verdicts
-	# shellcheck disable=SC2086
-	awk 'NR == FNR { base[$1] = $2; next }
-	     $1 ~ /^selinux\.[^.]*_(ms|per_s|kb)$/ && base[$1] > 0 {
-		n = $1; sub(/_(ms|per_s|kb)$/, "_ratio", n); printf "%s %.3f\n", n, $2 / base[$1]
-	     }' <(medians $sel_base) <(medians $sel)
-	# The decision rate's ratio in each round (series / base, boots next to each other):
-	# its spread says how far the host moved.
-	for r in $(seq 1 "$rounds"); do
+	local r rs rb ratios
+	ratios=$(for r in $(seq 1 "$rounds"); do
 		rs=bench-selinux rb=bench-selinux-base
 		[ "$r" -gt 1 ] && rs=$rs-$r rb=$rb-$r
-		paste <(figures "$rs" | grep '^selinux.compute_av_per_s ') \
-			<(figures "$rb" | grep '^selinux.compute_av_per_s ')
-	done | awk '$4 > 0 { r = $2 / $4; if (!n++ || r < lo) lo = r; if (n == 1 || r > hi) hi = r }
+		awk 'NR == FNR { base[$1] = $2; next }
+		     $1 ~ /^selinux\.[^.]*_(ms|per_s|kb)$/ && base[$1] > 0 {
+			n = $1; sub(/_(ms|per_s|kb)$/, "_ratio", n); printf "%s %.3f\n", n, $2 / base[$1]
+		     }' <(figures "$rb") <(figures "$rs")
+	done)
+	echo "$ratios" | median
+	echo "$ratios" | awk '$1 == "selinux.compute_av_ratio" {
+			if (!n++ || $2 < lo) lo = $2; if (n == 1 || $2 > hi) hi = $2
+		}
 		END { if (n) printf "selinux.compute_av_ratio_min %.3f\nselinux.compute_av_ratio_max %.3f\n", lo, hi }'
-
 	if [ -s "$f" ] && [ -s "$b" ] && [ "$(head -n1 "$f")" = "$(head -n1 "$b")" ]; then
 		echo "selinux.malformed_tried $(tail -n +2 "$f" | wc -l)"
 		echo "selinux.malformed_same_verdict $(tail -n +2 "$f" | grep -cxFf <(tail -n +2 "$b"))"
@@ -104,9 +106,9 @@ selinux() {
 }
 {
 	# shellcheck disable=SC2086
-	{ figures bench; medians $sel; }
+	{ figures bench; figures $sel | median; }
 	# shellcheck disable=SC2086
-	{ figures bench-base; medians $sel_base; } | sed 's/^\([^.]*\)\./\1.base./'
+	{ figures bench-base; figures $sel_base | median; } | sed 's/^\([^.]*\)\./\1.base./'
 	selinux
 } | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
