@@ -23,6 +23,11 @@ INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench selinux, base" "$TOP/scripts
 	"$BUILD/kernel-base" bench-selinux-base "$TOP/guest/bench-selinux.job" ||
 	die "SELinux bench on the base failed"
 
+# Large kmalloc against the page allocator's blocks, in one boot of the series: 5 GiB, so that
+# the uniform mix runs with up to 4096 live objects.
+QEMU_MEM=5G stage "bench large kmalloc" "$TOP/scripts/run-qemu.sh" "$BUILD/kernel" bench-large \
+	"$TOP/guest/bench-large.job" || die "large kmalloc bench failed"
+
 # The SELinux timings come from a few seconds of each boot, and the host's speed drifts by
 # a quarter between boots minutes apart: a decision rate of 24 447/s on the base in one
 # run, 18 851/s in the next. So the timings run in more boots, alternating between the
@@ -106,7 +111,7 @@ selinux() {
 }
 {
 	# shellcheck disable=SC2086
-	{ figures bench; figures $sel | median; }
+	{ figures bench bench-large; figures $sel | median; }
 	# shellcheck disable=SC2086
 	{ figures bench-base; figures $sel_base | median; } | sed 's/^\([^.]*\)\./\1.base./'
 	selinux
