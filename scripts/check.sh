@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check: every patch in patches/ passes checkpatch.pl --strict with no error, warning
-# or check. check.sh FILE... checks those files instead (make mail's output).
+# or check, and each cover letter refers to its patches rightly (check-cover.sh). check.sh
+# FILE... runs checkpatch on those files instead (make mail's output).
 #
 # Three warnings are judged rather than counted. CAMELCASE is accepted for a page flag or
 # page type accessor (Page*, __SetPage*, __ClearPage* of a flag or type that
@@ -32,7 +33,7 @@ unmaintained() {
 	done
 }
 
-bad=0 n=0
+bad=0 n=0 covers=0 all=$#
 if [ $# -eq 0 ]; then
 	set -- $(patch_files | sed "s|^|$TOP/patches/|")
 fi
@@ -64,4 +65,14 @@ for p in "$@"; do
 	fi
 done
 log "checkpatch --strict: $n patches, $bad with problems"
-[ "$bad" -eq 0 ]
+
+# patches/ (not the files given, make mail's, which checks them itself): the cover letters'
+# references to their patches (check-cover.sh), in the tree's markers, which tree.sh verify
+# (make check) and tree.sh apply before this (make test) hold equal to patches/.
+if [ "$all" -eq 0 ]; then
+	while read -r d marker end; do
+		"$TOP/scripts/check-cover.sh" "$marker" "$end" || covers=$((covers + 1))
+	done < <(groups)
+	log "cover letters: $covers with wrong patch references"
+fi
+[ "$bad" -eq 0 ] && [ "$covers" -eq 0 ]

@@ -6,8 +6,10 @@
 # names for each patch (the cover letter to all of them), the base and the series it
 # needs below it. Then it checks what it wrote: each mbox applies with git am to a fresh
 # base alone or after its stated prerequisites and gives the tree's series exactly,
-# checkpatch --strict passes on every patch, every patch has a To:, and no file names a
-# path of this machine.
+# checkpatch --strict passes on every patch, every patch has a To:, each cover letter's
+# references to its patches are right (check-cover.sh), and no file names a path of this
+# machine. Each commit with a Fixes: trailer is also mailed alone (fixes.mbox), applying to
+# the base by itself.
 #
 # Environment: MAIL_FROM="Name <address>" sends as that person: From: and a Signed-off-by:
 # of theirs on every patch (git format-patch --from --signoff). SUBJECT_PREFIX (PATCH).
@@ -82,6 +84,9 @@ while read -r d marker end; do
 		[ "$p" = "$cover" ] && continue
 		maintainers "$end" "$p" >"$out/.one"
 		cat "$out/.one" >>"$out/.all"
+		# The Cc: trailers of a patch (people get_maintainer.pl misses, whom git send-email
+		# adds to that patch) get the cover letter too.
+		sed -n -e '/^---$/q' -e 's/^Cc: \(.*\)/cc|\1/p' "$p" >>"$out/.all"
 		headers "$p" "$out/.one"
 	done
 	headers "$cover" "$out/.all"
@@ -122,6 +127,13 @@ while read -r d marker end; do
 		[ "$(git -C "$check" rev-parse 'HEAD^{tree}')" = "$(git rev-parse "$end^{tree}")" ] ||
 			{ how="$how; FAILS: the result differs from the tree"; fail=1; }
 	fi
+	# The cover letter names each patch it refers to by number and subject, which must be
+	# right (check-cover.sh prints what is not).
+	if ! "$TOP/scripts/check-cover.sh" "$marker" "$end" >>"$out/cover-refs.txt"; then
+		grep "^$d: " "$out/cover-refs.txt"
+		how="$how; FAILS: $(grep -c "^$d: " "$out/cover-refs.txt") wrong patch references in the cover letter (build/mail/cover-refs.txt)"
+		fail=1
+	fi
 	n=$(ls "$out/$d"/0*.patch | wc -l)
 	noto=$(grep -L '^To: ' "$out/$d"/0*.patch | wc -l)
 	[ "$noto" -eq 0 ] || { how="$how; FAILS: $noto files without To:"; fail=1; }
@@ -129,6 +141,41 @@ while read -r d marker end; do
 		tee -a "$out/summary.txt"
 	below+=("$d")
 done <"$out/.groups"
+
+# Fixes: each commit with a Fixes: trailer is also mailed alone, as a fix that applies to
+# the base by itself (fixes/, fixes.mbox), so that it can be taken ahead of its series. It is
+# cherry-picked onto the base and formatted from there: its context is the base's, and its
+# To/Cc follow the base's MAINTAINERS.
+nfix=0
+for c in $(while read -r d marker end; do
+	git log --reverse --format='%H %(trailers:key=Fixes,valueonly,separator=)' "$marker..$end"
+done <"$out/.groups" | awk 'NF > 1 { print $1 }'); do
+	git -C "$check" checkout -q --detach base
+	if ! git -C "$check" cherry-pick "$c" >"$out/.pick" 2>&1; then
+		cat "$out/.pick"
+		git -C "$check" cherry-pick --abort >/dev/null 2>&1
+		echo "fixes: FAILS: $(git log -1 --format='%h ("%s")' "$c") does not apply to the base by itself" |
+			tee -a "$out/summary.txt"
+		fail=1
+		continue
+	fi
+	nfix=$((nfix + 1))
+	p=$(git -C "$check" format-patch -1 --start-number=$nfix --subject-prefix="${SUBJECT_PREFIX:-PATCH}" \
+		--no-signature "${from[@]}" -o "$out/fixes" HEAD) || die "git format-patch of the fix $c failed"
+	maintainers "$(git -C "$check" rev-parse HEAD)" "$p" >"$out/.one"
+	headers "$p" "$out/.one"
+done
+rm -f "$out/.MAINTAINERS" "$out/.one" "$out/.pick"
+if [ $nfix -gt 0 ]; then
+	cat "$out"/fixes/0*.patch >"$out/fixes.mbox"
+	git -C "$check" checkout -q --detach base
+	how="applies to the base alone"
+	am "$out/fixes.mbox" || { how="FAILS: does not apply to the base alone"; fail=1; }
+	noto=$(grep -L '^To: ' "$out"/fixes/0*.patch | wc -l)
+	[ "$noto" -eq 0 ] || { how="$how; FAILS: $noto files without To:"; fail=1; }
+	printf 'fixes: %d fix(es) with a Fixes: trailer, mailed alone, %s; To/Cc on all %d files\n' \
+		$nfix "$how" $nfix | tee -a "$out/summary.txt"
+fi
 git worktree remove --force "$check"
 
 if "$TOP/scripts/check.sh" $(ls "$out"/*/0*.patch | grep -v '/0000-cover-letter.patch$') >"$out/checkpatch.txt" 2>&1; then
@@ -146,6 +193,7 @@ if [ -n "$leak" ]; then
 else
 	echo "no path of this machine in the mails" | tee -a "$out/summary.txt"
 fi
+[ -s "$out/cover-refs.txt" ] || rm -f "$out/cover-refs.txt"
 rm -f "$out/.groups"
 [ $fail -eq 0 ] || die "make mail: the mails are not ready (see above)"
 log "mail: $(ls "$out"/*.mbox | wc -l) mboxes in build/mail/, nothing sent"

@@ -9,8 +9,8 @@ mkdir -p "$RESULTS"
 rm -rf "$RESULTS"/ktap "$RESULTS"/summary.txt
 
 stage "packages" "$TOP/scripts/deps.sh" || exit 1
-stage "checkpatch" "$TOP/scripts/check.sh" || die "checkpatch found problems in patches/ (see above)"
 stage "tree" "$TOP/scripts/tree.sh" apply || exit 1
+stage "checkpatch" "$TOP/scripts/check.sh" || die "check found problems in patches/ (see above)"
 # shellcheck disable=SC2086
 stage "kernel" "$TOP/scripts/build-kernel.sh" "$TREE" "$kdir" $fragments || exit 1
 stage "initramfs" "$TOP/scripts/build-initramfs.sh" "$TREE" "$kdir" || exit 1
