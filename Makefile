@@ -7,6 +7,7 @@
 #   make warnings         W=1 and sparse on the C files the series touches: none the base lacks
 #   make selinux-verdicts record the base's verdicts on malformed SELinux policies
 #   make bisect           build every patch on its own (FROM=N to start at patch N; slow)
+#   make reclaim-reverts  the reclaim kselftest with each conversion patch reverted alone
 #   make mail             one checked mbox per series in build/mail/ (sends nothing)
 #   make tree             fetch the base and apply patches/ in build/linux
 #   make export           write build/linux's commits back to patches/
@@ -18,7 +19,7 @@ S := scripts
 export _t0 := $(shell date +%s)
 
 .PHONY: run test test-debug bench check warnings bisect mail tree export reset clean kernel \
-	selinux-verdicts
+	selinux-verdicts reclaim-reverts
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -56,6 +57,9 @@ warnings:
 
 bisect:
 	@$(S)/bisect-build.sh
+
+reclaim-reverts: kernel
+	@$(S)/reclaim-reverts.sh
 
 mail:
 	@$(S)/deps.sh && $(S)/mail.sh
