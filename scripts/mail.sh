@@ -137,7 +137,7 @@ while read -r d marker end; do
 	n=$(ls "$out/$d"/0*.patch | wc -l)
 	noto=$(grep -L '^To: ' "$out/$d"/0*.patch | wc -l)
 	[ "$noto" -eq 0 ] || { how="$how; FAILS: $noto files without To:"; fail=1; }
-	printf '%s: %d patches + cover letter, %s; To/Cc on all %d files\n' "$d" $((n - 1)) "$how" "$n" |
+	printf '%s: %d patches + cover letter, %s; To: on all %d files\n' "$d" $((n - 1)) "$how" "$n" |
 		tee -a "$out/summary.txt"
 	below+=("$d")
 done <"$out/.groups"
@@ -173,7 +173,7 @@ if [ $nfix -gt 0 ]; then
 	am "$out/fixes.mbox" || { how="FAILS: does not apply to the base alone"; fail=1; }
 	noto=$(grep -L '^To: ' "$out"/fixes/0*.patch | wc -l)
 	[ "$noto" -eq 0 ] || { how="$how; FAILS: $noto files without To:"; fail=1; }
-	printf 'fixes: %d fix(es) with a Fixes: trailer, mailed alone, %s; To/Cc on all %d files\n' \
+	printf 'fixes: %d fix(es) with a Fixes: trailer, mailed alone, %s; To: on all %d files\n' \
 		$nfix "$how" $nfix | tee -a "$out/summary.txt"
 fi
 git worktree remove --force "$check"
