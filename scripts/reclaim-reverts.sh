@@ -36,8 +36,8 @@ row() {
 	echo "               (then each case's unreclaimable bytes per file)"
 	row none "$BUILD/kernel"
 	for c in "${conversions[@]}"; do
-		sha=$(git -C "$TREE" log --format='%H %s' "$marker..$end" |
-			awk -v c="$c" 'index($0, " " c) == 41 { print $1 }')
+		sha=$(git -C "$TREE" log --format='%s%x09%H' "$marker..$end" |
+			awk -F '\t' -v c="$c" 'index($1, c) == 1 { print $2 }')
 		[ -n "$sha" ] || die "no patch '$c' in the reclaim series"
 		name=${c%%: }
 		name=${name//\//_}
