@@ -37,7 +37,6 @@ for x in /usr/bin/comm; do
 	done
 done
 cp "$TOP/guest/init" "$st/init"
-cp "$TOP/guest/mmtest.sh" "$st/lib/mmtest.sh"
 cp "$TOP"/guest/*.job "$TOP"/guest/*.sh "$st/lib/" 2>/dev/null
 cp "$TOP/guest/kselftests.list" "$st/lib/"
 cp -a "$out/ksft-install" "$st/kselftest" || die "no kselftest install"
