@@ -109,12 +109,31 @@ selinux() {
 		echo "selinux.malformed_same_verdict $(tail -n +2 "$f" | grep -cxFf <(tail -n +2 "$b"))"
 	fi
 }
+# pagefree: the series' order-0 alloc+free and vm_insert_page() times over the base's, each
+# first divided by the same boot's clear_page() time, which takes out the host's speed (it
+# drifts between boots); the raw ratio of the alloc+free times beside them.
+pagefree() {
+	awk 'NR == FNR { b[$1] = $2; next } { s[$1] = $2 }
+		function r(n, name) {
+			if (s[n] > 0 && b[n] > 0 && s["page.clear_page_ns"] > 0 && b["page.clear_page_ns"] > 0)
+				printf "%s %.3f\n", name, (s[n] / s["page.clear_page_ns"]) /
+					(b[n] / b["page.clear_page_ns"])
+		}
+		END {
+			r("page.order0_alloc_free_ns", "pmalloc.free_path_check_ratio")
+			r("page.vm_insert_page_zap_ns", "pmalloc.vm_insert_page_check_ratio")
+			n = "page.order0_alloc_free_ns"
+			if (s[n] > 0 && b[n] > 0)
+				printf "pmalloc.free_path_check_ratio_raw %.3f\n", s[n] / b[n]
+		}' <(figures bench-base) <(figures bench)
+}
 {
 	# shellcheck disable=SC2086
 	{ figures bench bench-large; figures $sel | median; }
 	# shellcheck disable=SC2086
 	{ figures bench-base; figures $sel_base | median; } | sed 's/^\([^.]*\)\./\1.base./'
 	selinux
+	pagefree
 } | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
 	>"$RESULTS/bench.json" || die "writing bench.json failed"
