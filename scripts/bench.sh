@@ -109,22 +109,35 @@ selinux() {
 		echo "selinux.malformed_same_verdict $(tail -n +2 "$f" | grep -cxFf <(tail -n +2 "$b"))"
 	fi
 }
-# pagefree: the series' order-0 alloc+free and vm_insert_page() times over the base's, each
-# first divided by the same boot's clear_page() time, which takes out the host's speed (it
-# drifts between boots); the raw ratio of the alloc+free times beside them.
+# pagefree: what pmalloc's frame check costs the page allocator's free path and
+# vm_insert_page(), from the series' boot alone (lib/test_page_free_bench.c times the check
+# itself: an alloc+free over the same less the check, for a frame outside pmalloc's region
+# and for one inside it); and the series' times over the base's, each first divided by the
+# same boot's clear_page() time, which takes out the host's speed (it drifts between boots),
+# with the raw ratio beside it: those also hold what the other series change there.
 pagefree() {
 	awk 'NR == FNR { b[$1] = $2; next } { s[$1] = $2 }
+		function without(n, c, name) {
+			if (s[n] > 0 && c in s && s[n] > s[c] / 1000)
+				printf "%s %.4f\n", name, s[n] / (s[n] - s[c] / 1000)
+		}
 		function r(n, name) {
 			if (s[n] > 0 && b[n] > 0 && s["page.clear_page_ns"] > 0 && b["page.clear_page_ns"] > 0)
 				printf "%s %.3f\n", name, (s[n] / s["page.clear_page_ns"]) /
 					(b[n] / b["page.clear_page_ns"])
 		}
 		END {
-			r("page.order0_alloc_free_ns", "pmalloc.free_path_check_ratio")
-			r("page.vm_insert_page_zap_ns", "pmalloc.vm_insert_page_check_ratio")
+			without("page.order0_alloc_free_ns", "page.free_check_ps",
+				"pmalloc.free_path_check_ratio")
+			without("page.order0_alloc_free_ns", "page.free_check_in_region_ps",
+				"pmalloc.free_path_check_ratio_in_region")
+			without("page.vm_insert_page_zap_ns", "page.free_check_ps",
+				"pmalloc.vm_insert_page_check_ratio")
+			r("page.order0_alloc_free_ns", "pmalloc.free_path_series_base_ratio")
+			r("page.vm_insert_page_zap_ns", "pmalloc.vm_insert_page_series_base_ratio")
 			n = "page.order0_alloc_free_ns"
 			if (s[n] > 0 && b[n] > 0)
-				printf "pmalloc.free_path_check_ratio_raw %.3f\n", s[n] / b[n]
+				printf "pmalloc.free_path_series_base_ratio_raw %.3f\n", s[n] / b[n]
 		}' <(figures bench-base) <(figures bench)
 }
 {
