@@ -116,15 +116,15 @@ selinux() {
 # same boot's clear_page() time, which takes out the host's speed (it drifts between boots),
 # with the raw ratio beside it: those also hold what the other series change there.
 pagefree() {
-	awk 'NR == FNR { b[$1] = $2; next } { s[$1] = $2 }
+	awk 'FILENAME == ARGV[1] { b[$1] = $2; next } { s[$1] = $2 }
 		function without(n, c, name) {
 			if (s[n] > 0 && c in s && s[n] > s[c] / 1000)
 				printf "%s %.4f\n", name, s[n] / (s[n] - s[c] / 1000)
 		}
 		function r(n, name) {
 			if (s[n] > 0 && b[n] > 0 && s["page.clear_page_ns"] > 0 && b["page.clear_page_ns"] > 0)
-				printf "%s %.3f\n", name, (s[n] / s["page.clear_page_ns"]) /
-					(b[n] / b["page.clear_page_ns"])
+				printf "%s %.3f\n", name,
+					(s[n] / s["page.clear_page_ns"]) / (b[n] / b["page.clear_page_ns"])
 		}
 		END {
 			without("page.order0_alloc_free_ns", "page.free_check_ps",
