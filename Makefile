@@ -5,7 +5,7 @@
 #   make bench            benchmarks, the patched kernel beside the unpatched base
 #   make check            checkpatch --strict on every patch; tree and patches/ agree
 #   make warnings         W=1 and sparse on the C files the series touches: none the base lacks
-#   make selinux-verdicts record the base's verdicts on malformed SELinux policies
+#   make selinux-verdicts record the base's SELinux verdicts the selftests compare with
 #   make bisect           build every patch on its own (FROM=N to start at patch N; slow)
 #   make reclaim-reverts  the reclaim kselftest with each conversion patch reverted alone
 #   make mail             one checked mbox per series in build/mail/ (sends nothing)

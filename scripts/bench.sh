@@ -109,6 +109,36 @@ selinux() {
 		echo "selinux.malformed_same_verdict $(tail -n +2 "$f" | grep -cxFf <(tail -n +2 "$b"))"
 	fi
 }
+# refpolicy: the reference policy's answers that are the same on both kernels, from the
+# answer files of the first SELinux boots (made for the same policy, triples and booleans:
+# the same first line), two per triple, before and after the boolean flips ("=": the same
+# as before); and what 20 more reloads (from 20 to 40) left behind on each kernel: on the
+# series pmalloc's held memory and slab, on the base slab and vmalloc, and the difference.
+refpolicy() {
+	local f=$RESULTS/bench-selinux/refpolicy.answers b=$RESULTS/bench-selinux-base/refpolicy.answers
+	if [ -s "$f" ] && [ -s "$b" ] && [ "$(head -n1 "$f")" = "$(head -n1 "$b")" ]; then
+		awk 'FNR == 1 { next }
+		     { a = $1; c = $2 == "=" ? $1 : $2 }
+		     NR == FNR { ba[FNR] = a; bc[FNR] = c; next }
+		     { asked += 2; same += (a == ba[FNR]) + (c == bc[FNR]) }
+		     END {
+			print "selinux.refpolicy_decisions_asked", asked + 0
+			print "selinux.refpolicy_decisions_same", same + 0
+		     }' "$b" "$f"
+	fi
+	awk 'FILENAME == ARGV[1] { b[$1] = $2; next } { s[$1] = $2 }
+		END {
+			p = "selinux.refpolicy."
+			if (!((p "slab_kb_40") in s) || !((p "slab_kb_40") in b))
+				exit
+			gs = s[p "held_kb_40"] + s[p "slab_kb_40"] - s[p "held_kb_20"] - s[p "slab_kb_20"]
+			gb = b[p "slab_kb_40"] + b[p "vmalloc_kb_40"]
+			gb -= b[p "slab_kb_20"] + b[p "vmalloc_kb_20"]
+			print "selinux.refpolicy.series.growth_kb_20_40", gs
+			print "selinux.refpolicy.base.growth_kb_20_40", gb
+			print "selinux.refpolicy_reload_leak_kb", gs - gb
+		}' <(figures bench-selinux-base) <(figures bench-selinux)
+}
 # pagefree: what pmalloc's frame check costs the page allocator's free path and
 # vm_insert_page(), from the series' boot alone (lib/test_page_free_bench.c times the check
 # itself: an alloc+free over the same less the check, for a frame outside pmalloc's region
@@ -140,12 +170,17 @@ pagefree() {
 				printf "pmalloc.free_path_series_base_ratio_raw %.3f\n", s[n] / b[n]
 		}' <(figures bench-base) <(figures bench)
 }
+# The reference policy's memory figures (selinux.refpolicy.KB_N) are named by kernel,
+# selinux.refpolicy.series.slab_kb_20 beside selinux.refpolicy.base.slab_kb_20.
 {
 	# shellcheck disable=SC2086
-	{ figures bench bench-large; figures $sel | median; }
+	{ figures bench bench-large; figures $sel | median; } |
+		sed 's/^selinux\.refpolicy\./selinux.refpolicy.series./'
 	# shellcheck disable=SC2086
-	{ figures bench-base; figures $sel_base | median; } | sed 's/^\([^.]*\)\./\1.base./'
+	{ figures bench-base; figures $sel_base | median; } |
+		sed -e 's/^selinux\.refpolicy\./selinux.refpolicy.base./;t' -e 's/^\([^.]*\)\./\1.base./'
 	selinux
+	refpolicy
 	pagefree
 } | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \

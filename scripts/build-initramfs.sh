@@ -41,13 +41,26 @@ cp "$TOP"/guest/*.job "$TOP"/guest/*.sh "$st/lib/" 2>/dev/null
 cp "$TOP/guest/kselftests.list" "$st/lib/"
 cp -a "$out/ksft-install" "$st/kselftest" || die "no kselftest install"
 # The SELinux selftests' policies, built with this kernel's mdp, and the verdicts the
-# unpatched kernel gives the malformed ones (make selinux-verdicts).
+# unpatched kernel gives the malformed ones (make selinux-verdicts). Debian's reference
+# policy with its triples and booleans, and the base's verdicts on it and its mutants:
+# without it (the pinned packages gone from the archive) its tests are skipped.
 if [ -d "$st/kselftest/selinux" ]; then
+	pol=$st/kselftest/selinux/policies
 	"$TOP/scripts/selinux-policies.sh" "$out" "$out/selinux-policies" || exit 1
-	mkdir -p "$st/kselftest/selinux/policies"
-	cp "$out"/selinux-policies/*.pol "$st/kselftest/selinux/policies/"
+	mkdir -p "$pol"
+	cp "$out"/selinux-policies/*.pol "$pol/"
 	[ -f "$TOP/guest/selinux-malformed.verdicts" ] &&
-		cp "$TOP/guest/selinux-malformed.verdicts" "$st/kselftest/selinux/policies/malformed.verdicts"
+		cp "$TOP/guest/selinux-malformed.verdicts" "$pol/malformed.verdicts"
+	if "$TOP/scripts/selinux-refpolicy.sh" "$out/selinux-refpolicy"; then
+		cp "$out"/selinux-refpolicy/refpolicy.{pol,triples,bools} "$pol/"
+		for v in refpolicy refpolicy-malformed; do
+			[ -f "$TOP/guest/selinux-$v.verdicts" ] &&
+				cp "$TOP/guest/selinux-$v.verdicts" "$pol/$v.verdicts"
+		done
+	else
+		log "WARNING: no reference policy: selinux_refpolicy and" \
+			"selinux_malformed_refpolicy.sh will skip"
+	fi
 fi
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$st/lib/"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$st/etc/passwd"

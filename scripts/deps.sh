@@ -5,7 +5,7 @@
 
 pkgs="build-essential qemu-system-x86 busybox-static flex bison bc libelf-dev libssl-dev
       cpio ccache python3 python3-ply python3-git e2fsprogs xz-utils kmod rsync gawk libnuma-dev libcap-dev
-      liburing-dev bash-static ca-certificates"
+      liburing-dev bash-static ca-certificates bzip2 libsepol2"
 for a in "$@"; do
 	case $a in
 	--bench) pkgs="$pkgs gnuplot-nox" ;;

@@ -141,13 +141,22 @@ apt_opts() {
 	     "-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root"
 }
 
-# fetch_deb SUITE PACKAGE VERSION SHA256: download PACKAGE=VERSION (the machine's
-# architecture) from the machine's mirror into $CACHE/deb, through a private apt state
-# for SUITE, and check its sha256. Prints the .deb's path.
+# fetch_deb SUITE PACKAGE VERSION SHA256: download PACKAGE=VERSION (for the machine's
+# architecture, or an arch-all package) from the machine's mirror into $CACHE/deb, through
+# a private apt state for SUITE, and check its sha256. Prints the .deb's path.
 fetch_deb() {
 	local suite=$1 pkg=$2 ver=$3 sum=$4 dir=$CACHE/apt-$1 deb uri
-	deb=$CACHE/deb/${pkg}_${ver//:/%3a}_$(dpkg --print-architecture).deb
-	if [ ! -s "$deb" ]; then
+	# deb_file: the downloaded file, which apt-get download names PACKAGE_VERSION_ARCH.deb
+	# (an epoch's colon as %3a), ARCH the machine's or "all".
+	deb_file() {
+		local a
+		for a in "$(dpkg --print-architecture)" all; do
+			deb=$CACHE/deb/${pkg}_${ver//:/%3a}_$a.deb
+			[ -s "$deb" ] && return 0
+		done
+		return 1
+	}
+	if ! deb_file; then
 		mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$CACHE/deb"
 		uri=$(mirror_uri)
 		[ -n "$uri" ] || die "no Debian mirror URI found in /etc/apt/sources.list{,.d}"
@@ -159,6 +168,7 @@ fetch_deb() {
 		# shellcheck disable=SC2046
 		(cd "$CACHE/deb" && apt-get $(apt_opts "$dir") -qq download "$pkg=$ver" >&2) ||
 			die "apt-get download $pkg=$ver failed"
+		deb_file || die "apt-get download $pkg=$ver left no .deb in $CACHE/deb"
 	fi
 	echo "$sum  $deb" | sha256sum -c --quiet - >&2 || die "sha256 of $deb does not match"
 	echo "$deb"

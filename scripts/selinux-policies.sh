@@ -34,12 +34,13 @@ sed -i -E '/^policycap (userspace_initial_context|netlink_xperm|netif_wildcard|g
 
 # bool.pol: test_t is an object type that pm_test opens to base_t, and a domain that base_t
 # may enter with a write to /proc/self/attr/current and that may do nothing else; perm_t is
-# permissive (a permissive_map bit). Every kind of ocontext whose SID the kernel looks up
+# permissive (a permissive_map bit); load_t, entered the same way, may use base_t's files,
+# /sys/fs/selinux/load included, but has no security permission (lkdtm_writes.sh). Every kind of ocontext whose SID the kernel looks up
 # lazily and that this kernel can reach has an entry: port, node, netif (only looked up with
 # labeled networking), genfs (/proc/cmdline); fs_use comes with the dummy policy.
 ctx=user_u:object_r:test_t:s0
-sed -e "s/^type base_t;\$/&\ntype test_t;\ntype perm_t;\npermissive perm_t;\nbool pm_test false;\nbool pm_other true;/" \
-    -e "s/^role base_r types { base_t };\$/role base_r types { base_t test_t perm_t };\nallow base_t test_t:process dyntransition;\nif (pm_test) {\n\tallow base_t test_t:file { read open getattr };\n} else {\n\tallow base_t test_t:file { getattr };\n}\nif (pm_other \&\& !pm_test) {\n\tallow base_t perm_t:file { read };\n}/" \
+sed -e "s/^type base_t;\$/&\ntype test_t;\ntype perm_t;\ntype load_t;\npermissive perm_t;\nbool pm_test false;\nbool pm_other true;/" \
+    -e "s/^role base_r types { base_t };\$/role base_r types { base_t test_t perm_t load_t };\nallow base_t test_t:process dyntransition;\nallow base_t load_t:process dyntransition;\nallow load_t self:process *;\nallow load_t base_t:{ process file dir lnk_file chr_file blk_file fifo_file sock_file fd filesystem } *;\nif (pm_test) {\n\tallow base_t test_t:file { read open getattr };\n} else {\n\tallow base_t test_t:file { getattr };\n}\nif (pm_other \&\& !pm_test) {\n\tallow base_t perm_t:file { read };\n}/" \
     dummy.conf >bool.conf
 cat >>bool.conf <<EOC
 genfscon proc /cmdline $ctx
