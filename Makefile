@@ -19,7 +19,7 @@ S := scripts
 export _t0 := $(shell date +%s)
 
 .PHONY: run test test-debug bench check warnings bisect mail tree export reset clean kernel \
-	selinux-verdicts reclaim-reverts
+	selinux-verdicts reclaim-reverts cross-arm64
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -63,6 +63,9 @@ reclaim-reverts: kernel
 
 mail:
 	@$(S)/deps.sh && $(S)/mail.sh
+
+cross-arm64: tree
+	@$(S)/cross-arm64.sh
 
 selinux-verdicts:
 	@$(S)/selinux-verdicts.sh

@@ -27,6 +27,11 @@ INITRD=$BUILD/kernel/initramfs.cpio.gz stage "bench selinux, base" "$TOP/scripts
 # the uniform mix runs with up to 4096 live objects.
 QEMU_MEM=5G stage "bench large kmalloc" "$TOP/scripts/run-qemu.sh" "$BUILD/kernel" bench-large \
 	"$TOP/guest/bench-large.job" || die "large kmalloc bench failed"
+# Its per-range times again with init_on_alloc=1 (a default of several distributions), which
+# zeroes what the page allocator prepares: figures large.init_on_alloc.*.
+QEMU_MEM=5G QEMU_APPEND="init_on_alloc=1 test_kmalloc_large_bench.timing_only=1" \
+	stage "bench large kmalloc, init_on_alloc=1" "$TOP/scripts/run-qemu.sh" "$BUILD/kernel" \
+	bench-large-init "$TOP/guest/bench-large.job" || die "large kmalloc bench (init_on_alloc) failed"
 
 # The SELinux timings come from a few seconds of each boot, and the host's speed drifts by
 # a quarter between boots minutes apart: a decision rate of 24 447/s on the base in one
@@ -174,7 +179,11 @@ pagefree() {
 # selinux.refpolicy.series.slab_kb_20 beside selinux.refpolicy.base.slab_kb_20.
 {
 	# shellcheck disable=SC2086
-	{ figures bench bench-large; figures $sel | median; } |
+	{
+		figures bench bench-large
+		figures bench-large-init | sed 's/^large\.\(off\.\)\{0,1\}\(time_ratio\|ns_per_op\)/large.init_on_alloc.\1\2/'
+		figures $sel | median
+	} |
 		sed 's/^selinux\.refpolicy\./selinux.refpolicy.series./'
 	# shellcheck disable=SC2086
 	{ figures bench-base; figures $sel_base | median; } |
