@@ -3,6 +3,7 @@
 #   make test             check, apply, build, boot and run every test; "N passed, N failed"
 #   make test-debug       the same on a KASAN/kmemleak/lockdep/DEBUG_VM kernel (not in CI)
 #   make bench            benchmarks, the patched kernel beside the unpatched base
+#   make bench-profiling  large kmalloc's allocinfo and page_owner balance (own kernel; not in CI)
 #   make check            checkpatch --strict on every patch; tree and patches/ agree
 #   make warnings         W=1 and sparse on the C files the series touches: none the base lacks
 #   make selinux-verdicts record the base's SELinux verdicts the selftests compare with
@@ -19,7 +20,7 @@ S := scripts
 export _t0 := $(shell date +%s)
 
 .PHONY: run test test-debug bench check warnings bisect mail tree export reset clean kernel \
-	selinux-verdicts reclaim-reverts cross-arm64
+	selinux-verdicts reclaim-reverts cross-arm64 bench-profiling
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh apply
@@ -48,6 +49,9 @@ test-debug:
 
 bench:
 	@$(S)/bench.sh
+
+bench-profiling:
+	@$(S)/bench-profiling.sh
 
 check:
 	@$(S)/check.sh && $(S)/tree.sh verify
