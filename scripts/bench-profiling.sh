@@ -23,4 +23,5 @@ INITRD=$BUILD/kernel/initramfs.cpio.gz QEMU_MEM=5G QEMU_APPEND="page_owner=on ku
 	stage "bench large kmalloc, profiling" "$TOP/scripts/run-qemu.sh" "$KDIR" \
 	bench-large-profiling "$TOP/guest/bench-large-profiling.job" ||
 	die "large kmalloc profiling check failed (see $RESULTS/bench-large-profiling/job.log)"
-grep '^# bench: large.profiling' "$RESULTS/bench-large-profiling/job.log"
+grep '^# bench: large.profiling' "$RESULTS/bench-large-profiling/job.log" ||
+	die "no large.profiling figure in $RESULTS/bench-large-profiling/job.log"

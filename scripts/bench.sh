@@ -149,17 +149,22 @@ refpolicy() {
 # itself: an alloc+free over the same less the check, for a frame outside pmalloc's region
 # and for one inside it); and the series' times over the base's, each first divided by the
 # same boot's clear_page() time, which takes out the host's speed (it drifts between boots),
-# with the raw ratio beside it: those also hold what the other series change there.
+# with the raw ratio beside it: those also hold what the other series change there. Also
+# kmalloc() + kfree() of one size a range of the large kmalloc benchmark on the series
+# over the base's, the same way (large.kmalloc_vs_base_<N>k, the worst ..._worst).
 pagefree() {
 	awk 'FILENAME == ARGV[1] { b[$1] = $2; next } { s[$1] = $2 }
 		function without(n, c, name) {
 			if (s[n] > 0 && c in s && s[n] > s[c] / 1000)
 				printf "%s %.4f\n", name, s[n] / (s[n] - s[c] / 1000)
 		}
-		function r(n, name) {
-			if (s[n] > 0 && b[n] > 0 && s["page.clear_page_ns"] > 0 && b["page.clear_page_ns"] > 0)
-				printf "%s %.3f\n", name,
-					(s[n] / s["page.clear_page_ns"]) / (b[n] / b["page.clear_page_ns"])
+		function r(n, name,    v) {
+			if (s[n] > 0 && b[n] > 0 && s["page.clear_page_ns"] > 0 && b["page.clear_page_ns"] > 0) {
+				v = (s[n] / s["page.clear_page_ns"]) / (b[n] / b["page.clear_page_ns"])
+				printf "%s %.3f\n", name, v
+				return v
+			}
+			return -1
 		}
 		END {
 			without("page.order0_alloc_free_ns", "page.free_check_ps",
@@ -170,6 +175,16 @@ pagefree() {
 				"pmalloc.vm_insert_page_check_ratio")
 			r("page.order0_alloc_free_ns", "pmalloc.free_path_series_base_ratio")
 			r("page.vm_insert_page_zap_ns", "pmalloc.vm_insert_page_series_base_ratio")
+			# Large kmalloc() on the series over the base, one size a range
+			split("12 24 48 96 192 384 640 768", kb)
+			worst = -1
+			for (i = 1; i in kb; i++) {
+				v = r("page.kmalloc_" kb[i] "k_ns", "large.kmalloc_vs_base_" kb[i] "k")
+				if (v > worst)
+					worst = v
+			}
+			if (worst >= 0)
+				printf "large.kmalloc_vs_base_worst %.3f\n", worst
 			n = "page.order0_alloc_free_ns"
 			if (s[n] > 0 && b[n] > 0)
 				printf "pmalloc.free_path_series_base_ratio_raw %.3f\n", s[n] / b[n]
