@@ -175,11 +175,12 @@ pagefree() {
 				"pmalloc.vm_insert_page_check_ratio")
 			r("page.order0_alloc_free_ns", "pmalloc.free_path_series_base_ratio")
 			r("page.vm_insert_page_zap_ns", "pmalloc.vm_insert_page_series_base_ratio")
-			# Large kmalloc() on the series over the base, one size a range
-			split("12 24 48 96 192 384 640 768", kb)
+			# Large kmalloc() on the series over the base, each size the benchmark timed
 			worst = -1
-			for (i = 1; i in kb; i++) {
-				v = r("page.kmalloc_" kb[i] "k_ns", "large.kmalloc_vs_base_" kb[i] "k")
+			for (n in s) {
+				if (n !~ /^page\.kmalloc_[0-9]+k_ns$/)
+					continue
+				v = r(n, "large.kmalloc_vs_base_" substr(n, 14, length(n) - 16))
 				if (v > worst)
 					worst = v
 			}
