@@ -197,7 +197,7 @@ pagefree() {
 	# shellcheck disable=SC2086
 	{
 		figures bench bench-large
-		figures bench-large-init | sed 's/^large\.\(off\.\)\{0,1\}\(time_ratio\|ns_per_op\)/large.init_on_alloc.\1\2/'
+		figures bench-large-init | sed 's/^large\.\(off\.\|blk\.\)\{0,1\}\(time_ratio\|ns_per_op\)/large.init_on_alloc.\1\2/'
 		figures $sel | median
 	} |
 		sed 's/^selinux\.refpolicy\./selinux.refpolicy.series./'
