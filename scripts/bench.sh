@@ -57,6 +57,30 @@ for r in $(seq 2 "$rounds"); do
 	sel="$sel bench-selinux-$r" sel_base="$sel_base bench-selinux-base-$r"
 done
 
+# task_struct's slab order against fork() and exit() (issue 29), in boots of their own
+# (guest/bench-fork.job): SLUB's own order, the smallest order whose slabs lose at most 1 %
+# ("fit", which the first boot reports) and order 9, the last two through
+# slab_min_order=<order>,task_struct. FORK_ROUNDS (default 3) rounds of the three in turn.
+forks=${FORK_ROUNDS:-3}
+fit=''
+for r in $(seq 1 "$forks"); do
+	for v in def fit o9; do
+		case $v in
+		def) app='' ;;
+		fit) app="slab_min_order=$fit,task_struct" ;;
+		o9) app="slab_min_order=9,task_struct" ;;
+		esac
+		QEMU_APPEND=$app stage "bench fork round $r, task_struct $v" "$TOP/scripts/run-qemu.sh" \
+			"$BUILD/kernel" "bench-fork-$v-$r" "$TOP/guest/bench-fork.job" ||
+			die "fork bench ($v, round $r) failed"
+		if [ -z "$fit" ]; then
+			fit=$(sed -n 's/^# bench: slab\.task_struct\.fit_order //p' \
+				"$RESULTS/bench-fork-def-1/job.log")
+			[ -n "$fit" ] || die "the fork bench reported no fit order"
+		fi
+	done
+done
+
 # figures NAME...: the "bench: NAME VALUE" lines of boots, from their job's output ("# bench:")
 # and from benchmark modules in their kernel log on the console ("[ time] bench:").
 figures() {
@@ -191,6 +215,35 @@ pagefree() {
 				printf "pmalloc.free_path_series_base_ratio_raw %.3f\n", s[n] / b[n]
 		}' <(figures bench-base) <(figures bench)
 }
+# forks: the times of bench-fork.job at the fit order and at order 9 over SLUB's order's of
+# the same round, each first divided by its boot's calibration: medians over the rounds,
+# slab.fork_exit_time_ratio (order 9) and slab.fork_exit_time_ratio_fit beside the
+# ratio of the raw times (_raw) and the same for the children forked while the others live
+# (slab.fork_live_<N>_time_ratio). And the first round's figures as the boots printed them
+# (slab.task_struct.o<order>.*: bytes per task, objects per slab).
+forks() {
+	local r v
+	for r in $(seq 1 "$forks"); do
+		for v in fit o9; do
+			awk -v sfx="$([ $v = fit ] && echo _fit)" '
+				{ n = $1; sub(/^slab\.task_struct\.o[0-9]+\./, "", n) }
+				NR == FNR { d[n] = $2; next }
+				{ l[n] = $2 }
+				END {
+					for (n in l) {
+						if (n !~ /_ns$/ || n == "calib_ns" || !(d[n] > 0))
+							continue
+						m = n; sub(/_ns$/, "", m)
+						printf "slab.%s_time_ratio%s_raw %.4f\n", m, sfx, l[n] / d[n]
+						if (d["calib_ns"] > 0 && l["calib_ns"] > 0)
+							printf "slab.%s_time_ratio%s %.4f\n", m, sfx,
+								(l[n] / l["calib_ns"]) / (d[n] / d["calib_ns"])
+					}
+				}' <(figures "bench-fork-def-$r") <(figures "bench-fork-$v-$r")
+		done
+	done | sort | median
+	figures bench-fork-def-1 bench-fork-fit-1 bench-fork-o9-1 | grep -v '_ns '
+}
 # The reference policy's memory figures (selinux.refpolicy.KB_N) are named by kernel,
 # selinux.refpolicy.series.slab_kb_20 beside selinux.refpolicy.base.slab_kb_20.
 {
@@ -207,6 +260,7 @@ pagefree() {
 	selinux
 	refpolicy
 	pagefree
+	forks
 } | awk '!($1 in v) { k[n++] = $1 } { v[$1] = $2 }
 	END { printf "{"; for (i = 0; i < n; i++) printf "%s\n  \"%s\": %s", (i ? "," : ""), k[i], v[k[i]]; print "\n}" }' \
 	>"$RESULTS/bench.json" || die "writing bench.json failed"

@@ -37,6 +37,7 @@ for x in /usr/bin/comm; do
 	done
 done
 cp "$TOP/guest/init" "$st/init"
+gcc -static -O2 -Wall -o "$st/lib/fork-bench" "$TOP/guest/fork-bench.c" || die "fork-bench build failed"
 cp "$TOP"/guest/*.job "$TOP"/guest/*.sh "$st/lib/" 2>/dev/null
 cp "$TOP/guest/kselftests.list" "$st/lib/"
 cp -a "$out/ksft-install" "$st/kselftest" || die "no kselftest install"
