@@ -60,11 +60,17 @@ done
 # task_struct's slab order against fork() and exit() (issue 29), in boots of their own
 # (guest/bench-fork.job): SLUB's own order, the smallest order whose slabs lose at most 1 %
 # ("fit", which the first boot reports) and order 9, the last two through
-# slab_min_order=<order>,task_struct. FORK_ROUNDS (default 3) rounds of the three in turn.
+# slab_min_order=<order>,task_struct. FORK_ROUNDS (default 3) rounds of the three, each
+# round in another order (def fit o9, fit o9 def, o9 def fit), as the host drifts.
 forks=${FORK_ROUNDS:-3}
 fit=''
 for r in $(seq 1 "$forks"); do
-	for v in def fit o9; do
+	case $((r % 3)) in
+	1) order="def fit o9" ;;
+	2) order="fit o9 def" ;;
+	0) order="o9 def fit" ;;
+	esac
+	for v in $order; do
 		case $v in
 		def) app='' ;;
 		fit) app="slab_min_order=$fit,task_struct" ;;
@@ -218,12 +224,17 @@ pagefree() {
 # forks: the times of bench-fork.job at the fit order and at order 9 over SLUB's order's of
 # the same round, each first divided by its boot's calibration: medians over the rounds,
 # slab.fork_exit_time_ratio (order 9) and slab.fork_exit_time_ratio_fit beside the
-# ratio of the raw times (_raw) and the same for the children forked while the others live
-# (slab.fork_live_<N>_time_ratio). And the first round's figures as the boots printed them
-# (slab.task_struct.o<order>.*: bytes per task, objects per slab).
+# ratio of the raw times (_raw), the calibration's own ratio (slab.calib_time_ratio[_fit],
+# which should follow the raw ones if it takes the host's drift out) and the same for the
+# children forked while the others live (slab.fork_live_<N>_time_ratio), each with its
+# range over the rounds (_min, _max). And the first round's figures as the boots printed
+# them (slab.task_struct.o<order>.*: bytes per task, objects per slab).
 forks() {
 	local r v
 	for r in $(seq 1 "$forks"); do
+		for v in def fit o9; do
+			[ -n "$(figures "bench-fork-$v-$r")" ] || die "bench-fork-$v-$r printed no figures"
+		done
 		for v in fit o9; do
 			awk -v sfx="$([ $v = fit ] && echo _fit)" '
 				{ n = $1; sub(/^slab\.task_struct\.o[0-9]+\./, "", n) }
@@ -231,9 +242,13 @@ forks() {
 				{ l[n] = $2 }
 				END {
 					for (n in l) {
-						if (n !~ /_ns$/ || n == "calib_ns" || !(d[n] > 0))
+						if (n !~ /_ns$/ || !(d[n] > 0))
 							continue
 						m = n; sub(/_ns$/, "", m)
+						if (n == "calib_ns") {
+							printf "slab.calib_time_ratio%s %.4f\n", sfx, l[n] / d[n]
+							continue
+						}
 						printf "slab.%s_time_ratio%s_raw %.4f\n", m, sfx, l[n] / d[n]
 						if (d["calib_ns"] > 0 && l["calib_ns"] > 0)
 							printf "slab.%s_time_ratio%s %.4f\n", m, sfx,
@@ -241,7 +256,11 @@ forks() {
 					}
 				}' <(figures "bench-fork-def-$r") <(figures "bench-fork-$v-$r")
 		done
-	done | sort | median
+	done | sort >"$RESULTS/fork-ratios.txt"
+	median <"$RESULTS/fork-ratios.txt"
+	awk '{ if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if (!($1 in hi) || $2 > hi[$1]) hi[$1] = $2 }
+		END { for (n in lo) printf "%s_min %s\n%s_max %s\n", n, lo[n], n, hi[n] }' \
+		"$RESULTS/fork-ratios.txt" | sort
 	figures bench-fork-def-1 bench-fork-fit-1 bench-fork-o9-1 | grep -v '_ns '
 }
 # The reference policy's memory figures (selinux.refpolicy.KB_N) are named by kernel,
