@@ -14,8 +14,8 @@ stage "checkpatch" "$TOP/scripts/check.sh" || die "check found problems in patch
 # shellcheck disable=SC2086
 stage "kernel" "$TOP/scripts/build-kernel.sh" "$TREE" "$kdir" $fragments || exit 1
 stage "initramfs" "$TOP/scripts/build-initramfs.sh" "$TREE" "$kdir" || exit 1
-# slab_order's named case: an order for two caches, then a malformed value that must change
-# nothing (lib/tests/slub_kunit.c test_min_order_named).
+# slab_order's named case: an order for three caches, then a malformed value that must
+# change nothing (lib/tests/slub_kunit.c test_min_order_named).
 export QEMU_APPEND="${QEMU_APPEND:-} slab_min_order=4,TestSlub_order_named,TestSlub_order_named_small,TestSlub_order_named_nofb slab_min_order=99,TestSlub_order_named"
 stage "boot and test" "$TOP/scripts/run-qemu.sh" "$kdir" test "$TOP/guest/test.job"
 rc=$?
