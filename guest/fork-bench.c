@@ -12,8 +12,9 @@
  * - for each LIVE count, fork that many children that wait on a pipe, then
  *   let them all exit and reap them: task_structs that need new slabs.
  * - a calibration that uses no task_struct: 50 000 pipe round trips of one
- *   byte within the process. Under emulation the host's speed drifts by up
- *   to a quarter between boots; the host divides each time by it.
+ *   byte within the process, meant to take out the host's drift between
+ *   boots under emulation (scripts/bench.sh reports the times divided by it
+ *   beside the raw ones: it does not follow that drift).
  * Prints "# bench: PREFIX.fork_exit_ns N" (per pair), PREFIX.calib_ns (per
  * round trip) and, per LIVE count, PREFIX.fork_live_<LIVE>_ns (fork to reap,
  * per child) and PREFIX.bytes_per_task_<LIVE> (task_struct's slab bytes per
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
 	int rounds, pairs, nlive, r, i, l;
 	const char *prefix;
 	int live[MAX_LIVE];
-	long long t;
+	long long t, reap;
 	pid_t pid;
 
 	if (argc < 4 || argc - 4 > MAX_LIVE) {
@@ -166,11 +167,11 @@ int main(int argc, char **argv)
 				bytes[l] = task_struct_bytes();
 			close(fd[0]);
 			close(fd[1]);
-			live_ns[l][r] = now_ns();
+			reap = now_ns();
 			for (i = 0; i < live[l]; i++)
 				if (wait(NULL) < 0)
 					die("wait");
-			live_ns[l][r] = (t + now_ns() - live_ns[l][r]) / live[l];
+			live_ns[l][r] = (t + now_ns() - reap) / live[l];
 		}
 	}
 

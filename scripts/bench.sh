@@ -59,11 +59,13 @@ done
 
 # task_struct's slab order against fork() and exit() (issue 29), in boots of their own
 # (guest/bench-fork.job): SLUB's own order, the smallest order whose slabs lose at most 1 %
-# ("fit", which the first boot reports) and order 9, the last two through
-# slab_min_order=<order>,task_struct. FORK_ROUNDS (default 3) rounds of the three, each
-# round in another order (def fit o9, fit o9 def, o9 def fit), as the host drifts.
+# ("fit": lib/test_slab_order_bench.c's, for task_struct's size, from the series' bench
+# boot) and order 9, the last two through slab_min_order=<order>,task_struct. FORK_ROUNDS
+# (default 3) rounds of the three, each round in another order (def fit o9, fit o9 def,
+# o9 def fit), as the host drifts.
 forks=${FORK_ROUNDS:-3}
-fit=''
+fit=$(sed -n 's/^# bench: slab\.task_struct\.fit\.order //p' "$RESULTS/bench/job.log")
+[ -n "$fit" ] || die "the slab order bench reported no fit order for task_struct"
 for r in $(seq 1 "$forks"); do
 	case $((r % 3)) in
 	1) order="def fit o9" ;;
@@ -81,11 +83,6 @@ for r in $(seq 1 "$forks"); do
 			die "fork bench ($v, round $r) failed"
 		grep -q '^# bench: .*fork_exit_ns ' "$RESULTS/bench-fork-$v-$r/job.log" ||
 			die "bench-fork-$v-$r printed no figures"
-		if [ -z "$fit" ]; then
-			fit=$(sed -n 's/^# bench: slab\.task_struct\.fit_order //p' \
-				"$RESULTS/bench-fork-def-1/job.log")
-			[ -n "$fit" ] || die "the fork bench reported no fit order"
-		fi
 	done
 done
 
@@ -232,7 +229,7 @@ pagefree() {
 # from 0.76 to 1.57 where the raw fork ratios ran from 0.83 to 1.16, so it does not follow
 # the host's drift and only adds noise; it stays to show that. And the figures the boots
 # printed, medians over the rounds (slab.task_struct.o<order>.*: bytes per task, objects per
-# slab; the fit order from the boots at SLUB's order).
+# slab).
 forks() {
 	local r v
 	for r in $(seq 1 "$forks"); do
@@ -263,9 +260,8 @@ forks() {
 		END { for (n in lo) printf "%s_min %s\n%s_max %s\n", n, lo[n], n, hi[n] }' \
 		"$RESULTS/fork-ratios.txt" | sort
 	for r in $(seq 1 "$forks"); do
-		figures "bench-fork-def-$r" | grep -v '_ns '
-		figures "bench-fork-fit-$r" "bench-fork-o9-$r" | grep -v '_ns \|fit_order '
-	done | median
+		figures "bench-fork-def-$r" "bench-fork-fit-$r" "bench-fork-o9-$r"
+	done | grep -v '_ns ' | median
 }
 # The reference policy's memory figures (selinux.refpolicy.KB_N) are named by kernel,
 # selinux.refpolicy.series.slab_kb_20 beside selinux.refpolicy.base.slab_kb_20.
