@@ -8,13 +8,11 @@ disk_by_serial() {
 	return 1
 }
 
-# pmalloc_idle_kb: what pmalloc holds for pools, in kB, less its unused blocks (which the
-# next pools may take); nothing without pmalloc. Read before a boot's first SELinux policy,
-# it is what the SELinux benchmarks count the policy's blocks from ($SELINUX_PMALLOC_IDLE_KB).
+# pmalloc_idle_kb: what pmalloc's pools map, in kB (its held pages less the free ones, which
+# a policy load gives back with pmalloc_trim()); nothing without pmalloc. Read before a boot's
+# first SELinux policy, it is what the SELinux benchmarks count the policy's pages from
+# ($SELINUX_PMALLOC_IDLE_KB): every page pmalloc holds past it counts for the policy.
 pmalloc_idle_kb() {
-	cat /proc/meminfo /sys/kernel/debug/pmalloc_pools 2>/dev/null | awk '
-		$1 == "Pmalloc:" { kb = $2 }
-		$1 == "#" && $2 == "blocks" { blocks = $3 }
-		$1 == "#" && $2 == "blocks_unused" { unused = $3 }
-		END { if (kb != "") print blocks ? kb - unused * kb / blocks : kb }'
+	awk '$1 == "#" && $2 == "blocks" { print ($5 - $7) * 4 }' \
+		/sys/kernel/debug/pmalloc_pools 2>/dev/null
 }
